@@ -1,0 +1,55 @@
+# Argument checks shared by every exported function. Each error names the
+# argument in backticks and what was expected, and is raised with the call of
+# the exported function the user made.
+
+abort <- function(msg, call = NULL) {
+  stop(structure(class = c("riemdp_error", "error", "condition"),
+                 list(message = msg, call = call)))
+}
+
+check_manifold <- function(M, call = NULL) {
+  if (!inherits(M, "riemdp_manifold"))
+    abort("`M` must be a riemdp manifold, e.g. manifold_sphere(2)", call)
+  invisible(M)
+}
+
+# A single whole number >= lower.
+check_count <- function(x, arg, lower = 1, call = NULL) {
+  if (!is.numeric(x) || length(x) != 1L || !is.finite(x) || x != round(x) || x < lower)
+    abort(sprintf("`%s` must be a single whole number >= %d", arg, lower), call)
+  as.integer(x)
+}
+
+# A single finite number > 0.
+check_positive <- function(x, arg, call = NULL) {
+  if (!is.numeric(x) || length(x) != 1L || !is.finite(x) || x <= 0)
+    abort(sprintf("`%s` must be a single finite number > 0", arg), call)
+  as.double(x)
+}
+
+check_finite_numeric <- function(x, arg, call = NULL) {
+  if (!is.numeric(x)) abort(sprintf("`%s` must be numeric", arg), call)
+  if (!all(is.finite(x))) abort(sprintf("`%s` must be finite (it contains NA, NaN or Inf)", arg), call)
+  invisible(x)
+}
+
+# Relative tolerance for points on the manifold and tangent vectors.
+riemdp_tol <- function() {
+  tol <- getOption("riemdp.tol", 1e-8)
+  if (!is.numeric(tol) || length(tol) != 1L || !is.finite(tol) || tol <= 0)
+    abort("option `riemdp.tol` must be a single finite number > 0")
+  tol
+}
+
+# Counts of several point sets must be 1 or a common n.
+common_count <- function(sets, call = NULL) {
+  ns <- vapply(sets, function(s) s$n, integer(1))
+  n <- max(ns)
+  bad <- ns != 1L & ns != n
+  if (any(bad)) {
+    args <- vapply(sets, function(s) s$arg, character(1))
+    abort(sprintf("%s must hold 1 or the same number of points (they hold %s)",
+                  paste0("`", args, "`", collapse = ", "), paste(ns, collapse = ", ")), call)
+  }
+  n
+}

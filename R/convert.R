@@ -1,0 +1,69 @@
+# Conversion between R layouts and the point sets the C++ glue maps without
+# copying: list(x, n, by_row). Vector manifolds: a vector or the rows of an
+# n x D matrix; spd / kendall: a k x k (k x 2) matrix or a k x k x n
+# (k x 2 x n) array.
+
+as_set <- function(M, x, arg, call = NULL) {
+  check_finite_numeric(x, arg, call)
+  storage.mode(x) <- "double"
+  D <- M$ambient
+  shape <- M$point_shape
+  dx <- dim(x)
+  if (is.null(shape)) {
+    if (is.null(dx)) {
+      if (length(x) != D)
+        abort(sprintf("`%s` must be a vector of length %d or a matrix with %d columns (one point per row) for %s; got length %d",
+                      arg, D, D, manifold_label(M), length(x)), call)
+      return(list(x = x, n = 1L, by_row = TRUE, single = TRUE, arg = arg))
+    }
+    if (length(dx) != 2L || dx[2] != D)
+      abort(sprintf("`%s` must be a vector of length %d or a matrix with %d columns (one point per row) for %s; got dimensions %s",
+                    arg, D, D, manifold_label(M), paste(dx, collapse = " x ")), call)
+    if (dx[1] < 1L) abort(sprintf("`%s` must hold at least one point", arg), call)
+    return(list(x = x, n = dx[1], by_row = TRUE, single = FALSE, arg = arg))
+  }
+  layout <- sprintf("a %d x %d matrix or a %d x %d x n array", shape[1], shape[2], shape[1], shape[2])
+  if (length(dx) == 2L && all(dx == shape))
+    return(list(x = x, n = 1L, by_row = FALSE, single = TRUE, arg = arg))
+  if (length(dx) == 3L && all(dx[1:2] == shape)) {
+    if (dx[3] < 1L) abort(sprintf("`%s` must hold at least one point", arg), call)
+    return(list(x = x, n = dx[3], by_row = FALSE, single = FALSE, arg = arg))
+  }
+  abort(sprintf("`%s` must be %s for %s; got %s", arg, layout, manifold_label(M),
+                if (is.null(dx)) sprintf("a vector of length %d", length(x))
+                else paste("dimensions", paste(dx, collapse = " x "))), call)
+}
+
+report_problem <- function(prob, set, what, call) {
+  if (is.null(prob)) return(invisible(NULL))
+  where <- if (set$single) sprintf("`%s`", set$arg) else sprintf("`%s`: %s %d", set$arg, what, prob$index)
+  abort(sprintf("%s %s (tolerance %g)", where, prob$message, riemdp_tol()), call)
+}
+
+# Points: layout, finiteness, on the manifold; kendall configurations are
+# reduced to preshapes (location and scale removed: the documented quotient).
+as_points <- function(M, x, arg, call = NULL) {
+  s <- as_set(M, x, arg, call)
+  report_problem(geom_point_problem(M, s, riemdp_tol()), s, "point", call)
+  if (M$type == "kendall") s$x <- geom_project(M, s, s$by_row)
+  s
+}
+
+# Tangent vectors at the points of set P.
+as_tangents <- function(M, P, v, arg, call = NULL) {
+  s <- as_set(M, v, arg, call)
+  common_count(list(P, s), call)
+  report_problem(geom_tangent_problem(M, P, s, riemdp_tol()), s, "vector", call)
+  s
+}
+
+# Back to the R layout: a single point, or many.
+from_values <- function(M, values, n, single) {
+  shape <- M$point_shape
+  if (is.null(shape)) {
+    if (single) return(values)
+    return(matrix(values, nrow = n, ncol = M$ambient))
+  }
+  if (single) return(matrix(values, shape[1], shape[2]))
+  array(values, c(shape, n))
+}

@@ -1,0 +1,192 @@
+#' Geometry on a manifold
+#'
+#' The Riemannian exponential and logarithm, distance, inner product and norm,
+#' parallel transport and geodesics (formulas in the package's design notes,
+#' §1). Every verb takes the manifold first, and is vectorised: each point
+#' or vector argument holds one point or `n` of them, and a single point is
+#' recycled against many. When every argument is a single point the result is
+#' a single point; otherwise it is in the many-point layout (rows of a matrix,
+#' or a `k x k x n` / `k x 2 x n` array). Scalar results are numeric vectors.
+#'
+#' * `riem_exp(M, p, v)`: \eqn{Exp_p(v)}.
+#' * `riem_log(M, p, q)`: \eqn{Log_p(q)}, a tangent vector at `p`. At the cut
+#'   locus (antipodal points on the sphere, shapes at distance \eqn{\pi/2} on
+#'   Kendall's space) the logarithm is not defined and this is an error.
+#' * `riem_dist(M, p, q)`: geodesic distance, in stable forms (a chord-angle
+#'   `atan2` on spheres and shapes, `asinh` of the chord on the hyperboloid,
+#'   eigenvalues of the whitened matrix on spd).
+#' * `riem_inner(M, p, u, v)`, `riem_norm(M, p, v)`: the metric at `p`.
+#' * `riem_transport(M, p, q, v)`: parallel transport of `v` (tangent at `p`)
+#'   along the minimising geodesic from `p` to `q`.
+#' * `riem_geodesic(M, p, v, t)`: the points \eqn{Exp_p(t v)}.
+#'
+#' Points must lie on the manifold and vectors in the tangent space at their
+#' base point, within the relative tolerance `getOption("riemdp.tol", 1e-8)`;
+#' anything else is an error (see [riem_check()] and [riem_project()]).
+#' On [manifold_kendall()] points may be raw configurations (location and
+#' scale are removed); tangent vectors are horizontal vectors at the preshape
+#' of the base point, and `riem_transport()` returns a vector at the preshape
+#' of `q` rotated into optimal alignment with `p`, that is at
+#' `riem_exp(M, p, riem_log(M, p, q))`.
+#'
+#' @param M A manifold (see [manifolds]).
+#' @param p,q Points: base point and target.
+#' @param u,v Tangent vectors at `p`.
+#' @param t Numeric vector of times along the geodesic.
+#' @return Points or tangent vectors in the manifold's layout, or a numeric
+#'   vector (`riem_dist()`, `riem_inner()`, `riem_norm()`).
+#' @examples
+#' S2 <- manifold_sphere(2)
+#' p <- c(0, 0, 1)
+#' q <- c(1, 0, 0)
+#' riem_dist(S2, p, q)                   # pi/2
+#' v <- riem_log(S2, p, q)
+#' riem_exp(S2, p, v)                    # q again
+#' riem_transport(S2, p, q, c(0, 1, 0))  # orthogonal to the geodesic: unchanged
+#' riem_geodesic(S2, p, v, seq(0, 1, by = 0.25))
+#'
+#' # one point against many
+#' X <- riem_project(S2, matrix(rnorm(30), 10, 3))
+#' riem_dist(S2, p, X)
+#'
+#' P <- manifold_spd(2)
+#' riem_dist(P, diag(2), diag(c(exp(1), exp(-1))))   # sqrt(2)
+#' @name geometry
+NULL
+
+#' @rdname geometry
+#' @export
+riem_exp <- function(M, p, v) {
+  call <- sys.call()
+  check_manifold(M, call)
+  P <- as_points(M, p, "p", call)
+  V <- as_tangents(M, P, v, "v", call)
+  n <- common_count(list(P, V), call)
+  from_values(M, geom_exp(M, P, V, P$by_row), n, P$single && V$single)
+}
+
+#' @rdname geometry
+#' @export
+riem_log <- function(M, p, q) {
+  call <- sys.call()
+  check_manifold(M, call)
+  P <- as_points(M, p, "p", call)
+  Q <- as_points(M, q, "q", call)
+  n <- common_count(list(P, Q), call)
+  out <- core_call(geom_log(M, P, Q, P$by_row), call)
+  from_values(M, out, n, P$single && Q$single)
+}
+
+#' @rdname geometry
+#' @export
+riem_dist <- function(M, p, q) {
+  call <- sys.call()
+  check_manifold(M, call)
+  P <- as_points(M, p, "p", call)
+  Q <- as_points(M, q, "q", call)
+  common_count(list(P, Q), call)
+  geom_dist(M, P, Q)
+}
+
+#' @rdname geometry
+#' @export
+riem_inner <- function(M, p, u, v) {
+  call <- sys.call()
+  check_manifold(M, call)
+  P <- as_points(M, p, "p", call)
+  U <- as_tangents(M, P, u, "u", call)
+  V <- as_tangents(M, P, v, "v", call)
+  common_count(list(P, U, V), call)
+  geom_inner(M, P, U, V)
+}
+
+#' @rdname geometry
+#' @export
+riem_norm <- function(M, p, v) {
+  call <- sys.call()
+  check_manifold(M, call)
+  P <- as_points(M, p, "p", call)
+  V <- as_tangents(M, P, v, "v", call)
+  common_count(list(P, V), call)
+  sqrt(pmax(0, geom_inner(M, P, V, V)))
+}
+
+#' @rdname geometry
+#' @export
+riem_transport <- function(M, p, q, v) {
+  call <- sys.call()
+  check_manifold(M, call)
+  P <- as_points(M, p, "p", call)
+  Q <- as_points(M, q, "q", call)
+  V <- as_tangents(M, P, v, "v", call)
+  n <- common_count(list(P, Q, V), call)
+  out <- core_call(geom_transport(M, P, Q, V, P$by_row), call)
+  from_values(M, out, n, P$single && Q$single && V$single)
+}
+
+#' @rdname geometry
+#' @export
+riem_geodesic <- function(M, p, v, t) {
+  call <- sys.call()
+  check_manifold(M, call)
+  P <- as_points(M, p, "p", call)
+  V <- as_tangents(M, P, v, "v", call)
+  check_finite_numeric(t, "t", call)
+  if (is.null(dim(t)) && length(t) < 1L) abort("`t` must hold at least one time", call)
+  times <- list(n = length(t), arg = "t")
+  n <- common_count(list(P, V, times), call)
+  from_values(M, geom_geodesic(M, P, V, as.double(t), P$by_row), n, FALSE)
+}
+
+#' Check or project points
+#'
+#' `riem_check()` verifies that `x` holds valid points of `M`: the right
+#' layout, finite values, and on the manifold within the relative tolerance
+#' `getOption("riemdp.tol", 1e-8)` (unit norm on the sphere,
+#' \eqn{<x,x>_L = -1} and \eqn{x_0 > 0} on the hyperboloid, symmetric and
+#' positive definite on spd; on Kendall's space any configuration whose
+#' landmarks do not all coincide). It returns `TRUE`, or stops with an error
+#' that says which point is wrong and how.
+#'
+#' `riem_project()` snaps arrays onto the manifold explicitly, for users who
+#' want it (the rest of the package never does so silently): normalise on the
+#' sphere; keep the spatial coordinates and set \eqn{x_0 = \sqrt{1 + |x|^2}}
+#' on the hyperboloid; symmetrise and floor the eigenvalues at `1e-12` times
+#' the largest on spd; centre and scale to a preshape on Kendall's space;
+#' the identity on Euclidean space.
+#'
+#' @inheritParams geometry
+#' @param x Points (or arrays to project) in the manifold's layout.
+#' @return `riem_check()`: `TRUE`. `riem_project()`: points in the manifold's layout.
+#' @examples
+#' S2 <- manifold_sphere(2)
+#' riem_check(S2, c(0, 0, 1))
+#' try(riem_check(S2, c(0, 0, 1.1)))
+#' riem_project(S2, c(0, 0, 1.1))
+#' riem_project(manifold_hyperbolic(2), c(0, 1, 1))
+#' @export
+riem_check <- function(M, x) {
+  call <- sys.call()
+  check_manifold(M, call)
+  as_points(M, x, "x", call)
+  TRUE
+}
+
+#' @rdname riem_check
+#' @export
+riem_project <- function(M, x) {
+  call <- sys.call()
+  check_manifold(M, call)
+  X <- as_set(M, x, "x", call)
+  out <- core_call(geom_project(M, X, X$by_row), call, "x")
+  from_values(M, out, X$n, X$single)
+}
+
+# Domain errors from the core (cut locus, degenerate input) as R errors with
+# the user's call.
+core_call <- function(expr, call, arg = NULL) {
+  tryCatch(expr, error = function(e) {
+    msg <- conditionMessage(e)
+    abort(if (is.null(arg)) msg else sprintf("`%s`: %s", arg, msg), call)
+  })
+}

@@ -1,0 +1,17 @@
+#' riemdp: differential privacy on Riemannian manifolds
+#'
+#' Geometry of five manifolds ([manifold_euclidean()], [manifold_sphere()],
+#' [manifold_hyperbolic()], [manifold_spd()], [manifold_kendall()]), the
+#' verbs that act on them ([riem_exp()], [riem_log()], [riem_dist()],
+#' [riem_transport()], ...), and estimators such as [frechet_mean()].
+#' The numerical core is header-only C++17 with Eigen.
+#'
+#' @section Options:
+#' `riemdp.tol` (default `1e-8`): the relative tolerance within which points
+#' must lie on the manifold and tangent vectors in their tangent space.
+#'
+#' @keywords internal
+#' @useDynLib riemdp, .registration = TRUE
+#' @importFrom Rcpp sourceCpp
+#' @importFrom stats coef
+"_PACKAGE"

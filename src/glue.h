@@ -1,0 +1,62 @@
+// Glue between R and the core: manifold factory, point-set conversion.
+// R validates every argument before it reaches here (R/checks.R, R/convert.R).
+#ifndef RIEMDP_GLUE_H
+#define RIEMDP_GLUE_H
+
+#include <Rcpp.h>
+
+#include <memory>
+
+#include "riemdp/riemdp.h"
+
+namespace glue {
+
+using namespace riemdp;
+
+inline std::unique_ptr<Manifold> make_manifold(const Rcpp::List& M) {
+  const std::string type = Rcpp::as<std::string>(M["type"]);
+  if (type == "euclidean") return std::make_unique<Euclidean>(Rcpp::as<int>(M["d"]));
+  if (type == "sphere") return std::make_unique<Sphere>(Rcpp::as<int>(M["d"]));
+  if (type == "hyperbolic") return std::make_unique<Hyperbolic>(Rcpp::as<int>(M["d"]));
+  if (type == "spd") return std::make_unique<SPD>(Rcpp::as<int>(M["k"]));
+  if (type == "kendall") return std::make_unique<Kendall>(Rcpp::as<int>(M["k"]));
+  throw std::invalid_argument("unknown manifold type '" + type + "'");
+}
+
+// A set of n points of length D built by R as list(x, n, by_row): by_row means
+// the points are the rows of an n x D matrix, otherwise consecutive columns
+// (k x k x n and k x 2 x n arrays). Mapped without a copy.
+struct Set {
+  Rcpp::NumericVector x;
+  int n;
+  PointSet points;
+  Set(const Rcpp::List& s, int D)
+      : x(Rcpp::as<Rcpp::NumericVector>(s["x"])),
+        n(Rcpp::as<int>(s["n"])),
+        points(x.begin(), D, n,
+               Rcpp::as<bool>(s["by_row"]) ? Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(1, n)
+                                           : Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(D, 1)) {
+    if (x.size() != static_cast<R_xlen_t>(D) * n) throw std::invalid_argument("point set has the wrong length");
+  }
+  // Point i, recycling a single point.
+  void get(int i, Vec& out) const { out = points.col(n == 1 ? 0 : i); }
+};
+
+// Output of n points of length D in R's layout.
+struct Writer {
+  Rcpp::NumericVector out;
+  int n, D;
+  bool by_row;
+  Writer(int n_, int D_, bool by_row_) : out(static_cast<R_xlen_t>(n_) * D_), n(n_), D(D_), by_row(by_row_) {}
+  void put(int i, const Vec& v) {
+    double* o = out.begin();
+    if (by_row)
+      for (int j = 0; j < D; ++j) o[i + static_cast<R_xlen_t>(j) * n] = v[j];
+    else
+      for (int j = 0; j < D; ++j) o[static_cast<R_xlen_t>(i) * D + j] = v[j];
+  }
+};
+
+}  // namespace glue
+
+#endif

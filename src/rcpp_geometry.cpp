@@ -1,0 +1,194 @@
+// Rcpp exports for the geometry verbs: convert, call the core, return.
+#include "glue.h"
+
+using namespace glue;
+
+// [[Rcpp::export]]
+Rcpp::NumericVector geom_exp(Rcpp::List M, Rcpp::List p, Rcpp::List v, bool by_row) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set P(p, D), V(v, D);
+  const int n = std::max(P.n, V.n);
+  Writer W(n, D, by_row);
+  Vec a(D), b(D), o(D);
+  for (int i = 0; i < n; ++i) {
+    P.get(i, a);
+    V.get(i, b);
+    m->exp(a, b, o);
+    W.put(i, o);
+  }
+  return W.out;
+}
+
+// [[Rcpp::export]]
+Rcpp::NumericVector geom_log(Rcpp::List M, Rcpp::List p, Rcpp::List q, bool by_row) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set P(p, D), Q(q, D);
+  const int n = std::max(P.n, Q.n);
+  Writer W(n, D, by_row);
+  Vec a(D), b(D), o(D);
+  for (int i = 0; i < n; ++i) {
+    P.get(i, a);
+    Q.get(i, b);
+    m->log(a, b, o);
+    W.put(i, o);
+  }
+  return W.out;
+}
+
+// [[Rcpp::export]]
+Rcpp::NumericVector geom_dist(Rcpp::List M, Rcpp::List p, Rcpp::List q) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set P(p, D), Q(q, D);
+  if (P.n == 1 || Q.n == 1) {  // one against many: the batch path
+    const Set& one = P.n == 1 ? P : Q;
+    const Set& many = P.n == 1 ? Q : P;
+    Vec a(D);
+    one.get(0, a);
+    Rcpp::NumericVector out(many.n);
+    Eigen::Map<Vec> o(out.begin(), many.n);
+    m->dist_many(a, many.points, o);
+    return out;
+  }
+  Rcpp::NumericVector out(P.n);
+  Vec a(D), b(D);
+  for (int i = 0; i < P.n; ++i) {
+    P.get(i, a);
+    Q.get(i, b);
+    out[i] = m->dist(a, b);
+  }
+  return out;
+}
+
+// [[Rcpp::export]]
+Rcpp::NumericVector geom_inner(Rcpp::List M, Rcpp::List p, Rcpp::List u, Rcpp::List v) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set P(p, D), U(u, D), V(v, D);
+  const int n = std::max({P.n, U.n, V.n});
+  Rcpp::NumericVector out(n);
+  Vec a(D), b(D), c(D);
+  for (int i = 0; i < n; ++i) {
+    P.get(i, a);
+    U.get(i, b);
+    V.get(i, c);
+    out[i] = m->inner(a, b, c);
+  }
+  return out;
+}
+
+// [[Rcpp::export]]
+Rcpp::NumericVector geom_transport(Rcpp::List M, Rcpp::List p, Rcpp::List q, Rcpp::List v, bool by_row) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set P(p, D), Q(q, D), V(v, D);
+  const int n = std::max({P.n, Q.n, V.n});
+  Writer W(n, D, by_row);
+  Vec a(D), b(D), c(D), o(D);
+  for (int i = 0; i < n; ++i) {
+    P.get(i, a);
+    Q.get(i, b);
+    V.get(i, c);
+    m->transport(a, b, c, o);
+    W.put(i, o);
+  }
+  return W.out;
+}
+
+// [[Rcpp::export]]
+Rcpp::NumericVector geom_geodesic(Rcpp::List M, Rcpp::List p, Rcpp::List v, Rcpp::NumericVector t, bool by_row) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set P(p, D), V(v, D);
+  const int nt = t.size();
+  const int n = std::max({P.n, V.n, nt});
+  Writer W(n, D, by_row);
+  Vec a(D), b(D), o(D);
+  for (int i = 0; i < n; ++i) {
+    P.get(i, a);
+    V.get(i, b);
+    m->geodesic(a, b, t[nt == 1 ? 0 : i], o);
+    W.put(i, o);
+  }
+  return W.out;
+}
+
+// [[Rcpp::export]]
+Rcpp::NumericVector geom_project(Rcpp::List M, Rcpp::List x, bool by_row) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set X(x, D);
+  Writer W(X.n, D, by_row);
+  Vec a(D), o(D);
+  for (int i = 0; i < X.n; ++i) {
+    X.get(i, a);
+    m->project(a, o);
+    W.put(i, o);
+  }
+  return W.out;
+}
+
+// [[Rcpp::export]]
+Rcpp::NumericVector geom_to_tangent(Rcpp::List M, Rcpp::List p, Rcpp::List x, bool by_row) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set P(p, D), X(x, D);
+  const int n = std::max(P.n, X.n);
+  Writer W(n, D, by_row);
+  Vec a(D), b(D), o(D);
+  for (int i = 0; i < n; ++i) {
+    P.get(i, a);
+    X.get(i, b);
+    m->to_tangent(a, b, o);
+    W.put(i, o);
+  }
+  return W.out;
+}
+
+// First point that is off the manifold: list(index (1-based), message), or NULL.
+// [[Rcpp::export]]
+SEXP geom_point_problem(Rcpp::List M, Rcpp::List x, double tol) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set X(x, D);
+  Vec a(D);
+  for (int i = 0; i < X.n; ++i) {
+    X.get(i, a);
+    const std::string msg = m->point_problem(a, tol);
+    if (!msg.empty()) return Rcpp::List::create(Rcpp::Named("index") = i + 1, Rcpp::Named("message") = msg);
+  }
+  return R_NilValue;
+}
+
+// First vector that is not tangent at its base point, as above.
+// [[Rcpp::export]]
+SEXP geom_tangent_problem(Rcpp::List M, Rcpp::List p, Rcpp::List v, double tol) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set P(p, D), V(v, D);
+  const int n = std::max(P.n, V.n);
+  Vec a(D), b(D);
+  for (int i = 0; i < n; ++i) {
+    P.get(i, a);
+    V.get(i, b);
+    const std::string msg = m->tangent_problem(a, b, tol);
+    if (!msg.empty()) return Rcpp::List::create(Rcpp::Named("index") = i + 1, Rcpp::Named("message") = msg);
+  }
+  return R_NilValue;
+}
+
+// Orthonormal basis of T_p as the columns of an ambient x dim matrix.
+// [[Rcpp::export]]
+Rcpp::NumericMatrix geom_tangent_basis(Rcpp::List M, Rcpp::List p) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set P(p, D);
+  Vec a(D);
+  P.get(0, a);
+  const Mat B = m->tangent_basis(a);
+  Rcpp::NumericMatrix out(B.rows(), B.cols());
+  std::copy(B.data(), B.data() + B.size(), out.begin());
+  return out;
+}

@@ -1,0 +1,50 @@
+// Euclidean space R^d: the flat reference case (DESIGN §1).
+#ifndef RIEMDP_GEOMETRY_EUCLIDEAN_H
+#define RIEMDP_GEOMETRY_EUCLIDEAN_H
+
+#include "manifold.h"
+
+namespace riemdp {
+
+class Euclidean : public Manifold {
+ public:
+  explicit Euclidean(int d) : d_(d) {}
+  std::string name() const override { return "euclidean"; }
+  int dim() const override { return d_; }
+  int ambient() const override { return d_; }
+  double injectivity_radius() const override { return std::numeric_limits<double>::infinity(); }
+  double curvature_min() const override { return 0.0; }
+  double curvature_max() const override { return 0.0; }
+
+  void exp(CVecRef p, CVecRef v, VecRef out) const override { out = p + v; }
+  void log(CVecRef p, CVecRef q, VecRef out) const override { out = q - p; }
+  double inner(CVecRef, CVecRef u, CVecRef v) const override { return u.dot(v); }
+  void transport(CVecRef, CVecRef, CVecRef v, VecRef out) const override { out = v; }
+  void to_tangent(CVecRef, CVecRef x, VecRef out) const override { out = x; }
+  Mat tangent_basis(CVecRef) const override { return Mat::Identity(d_, d_); }
+  void project(CVecRef x, VecRef out) const override { out = x; }
+  std::string point_problem(CVecRef, double) const override { return ""; }
+  std::string tangent_problem(CVecRef, CVecRef, double) const override { return ""; }
+  double dist(CVecRef p, CVecRef q) const override { return (q - p).norm(); }
+
+  double mean_log(CVecRef p, const PointSet& X, VecRef mean) const override {
+    mean.setZero();
+    double cost = 0.0;
+    for (Eigen::Index i = 0; i < X.cols(); ++i) {
+      mean += X.col(i);
+      cost += (X.col(i) - p).squaredNorm();
+    }
+    const double n = static_cast<double>(X.cols());
+    mean = mean / n - p;
+    return cost / (2.0 * n);
+  }
+
+  double log_volume_density(double r) const override { return (d_ - 1) * std::log(r); }
+
+ private:
+  int d_;
+};
+
+}  // namespace riemdp
+
+#endif

@@ -1,0 +1,158 @@
+// Kendall's shape space of k planar landmarks (DESIGN §1). A point is stored
+// as a preshape: a k x 2 configuration (column-major: x then y), centred and
+// of unit Frobenius norm, read as z in C^k with z_j = x_j + i y_j. The
+// centred configurations are isometric to the Helmertised C^{k-1}, so no
+// Helmert matrix is needed. Tangent vectors are horizontal:
+// centred, Re<v,z> = 0 and Re<v,iz> = 0. Curvature in [1, 4], inj = pi/2.
+#ifndef RIEMDP_GEOMETRY_KENDALL_H
+#define RIEMDP_GEOMETRY_KENDALL_H
+
+#include "manifold.h"
+
+namespace riemdp {
+
+class Kendall : public Manifold {
+ public:
+  explicit Kendall(int k) : k_(k) {}
+  std::string name() const override { return "kendall"; }
+  int dim() const override { return 2 * k_ - 4; }
+  int ambient() const override { return 2 * k_; }
+  double injectivity_radius() const override { return num::pi / 2.0; }
+  // k = 3: the sphere of radius 1/2, constant curvature 4.
+  double curvature_min() const override { return k_ == 3 ? 4.0 : 1.0; }
+  double curvature_max() const override { return 4.0; }
+
+  // i z: (x, y) -> (-y, x).
+  Vec times_i(CVecRef z) const {
+    Vec out(2 * k_);
+    out.head(k_) = -z.tail(k_);
+    out.tail(k_) = z.head(k_);
+    return out;
+  }
+
+  // c = sum_j conj(z_j) w_j.
+  void hermitian(CVecRef z, CVecRef w, double& re, double& im) const {
+    re = z.dot(w);
+    im = z.head(k_).dot(w.tail(k_)) - z.tail(k_).dot(w.head(k_));
+  }
+
+  // w rotated into optimal alignment with z: w* = w exp(-i arg c); returns |c|.
+  double align(CVecRef z, CVecRef w, VecRef out) const {
+    double re, im;
+    hermitian(z, w, re, im);
+    const double m = std::hypot(re, im);
+    if (m == 0.0) { out = w; return 0.0; }
+    const double c = re / m, s = im / m;
+    out.head(k_) = c * w.head(k_) + s * w.tail(k_);
+    out.tail(k_) = c * w.tail(k_) - s * w.head(k_);
+    return m;
+  }
+
+  void exp(CVecRef p, CVecRef v, VecRef out) const override {
+    const double nv = v.norm();
+    out = std::cos(nv) * p + num::sinc(nv) * v;
+  }
+
+  // Align, then the sphere log (which is horizontal after alignment).
+  void log(CVecRef p, CVecRef q, VecRef out) const override {
+    Vec w(2 * k_);
+    const double m = align(p, q, w);
+    if (m < 1e-14)
+      throw domain_error("the shapes are at the maximal distance pi/2 (cut locus): the log is not defined");
+    out = w - p;
+    const double a = out.norm(), b = (w + p).norm();
+    out -= p.dot(out) * p;
+    const double nw = out.norm();
+    if (nw == 0.0) { out.setZero(); return; }
+    out *= num::chord_angle(a, b) / nw;
+  }
+
+  // dist = acos|<z,w>| in a stable form: chord angle after alignment when the
+  // shapes are close, acos where it is accurate.
+  double dist(CVecRef p, CVecRef q) const override {
+    Vec w(2 * k_);
+    const double m = align(p, q, w);
+    if (m < 0.5) return std::acos(m);
+    return num::chord_angle((w - p).norm(), (w + p).norm());
+  }
+
+  double inner(CVecRef, CVecRef u, CVecRef v) const override { return u.dot(v); }
+
+  // Along the geodesic from p with unit direction t: u = a t + b (i t) + rest
+  // becomes a g'(s) + b i g'(s) + rest, g'(s) = -sin(s) p + cos(s) t.
+  void transport(CVecRef p, CVecRef q, CVecRef v, VecRef out) const override {
+    Vec lg(2 * k_);
+    log(p, q, lg);
+    const double s = lg.norm();
+    if (s == 0.0) { out = v; return; }
+    const Vec t = lg / s;
+    const Vec it = times_i(t);
+    const double a = v.dot(t), b = v.dot(it);
+    const Vec g = -std::sin(s) * p + std::cos(s) * t;
+    out = v - a * t - b * it + a * g + b * times_i(g);
+  }
+
+  void to_tangent(CVecRef p, CVecRef x, VecRef out) const override {
+    out = x;
+    centre(out);
+    const Vec ip = times_i(p);
+    out -= p.dot(out) * p;
+    out -= ip.dot(out) * ip;
+  }
+
+  Mat tangent_basis(CVecRef p) const override {
+    Mat P = Mat::Identity(2 * k_, 2 * k_);
+    const Vec ip = times_i(p);
+    P.topLeftCorner(k_, k_).array() -= 1.0 / k_;
+    P.bottomRightCorner(k_, k_).array() -= 1.0 / k_;
+    P -= p * p.transpose() + ip * ip.transpose();
+    return projector_range(P, dim());
+  }
+
+  // Remove location and scale: the preshape.
+  void project(CVecRef x, VecRef out) const override {
+    out = x;
+    centre(out);
+    const double n = out.norm();
+    if (!(n > 0.0)) throw domain_error("all landmarks coincide: the configuration has no shape");
+    out /= n;
+  }
+
+  // Accepts raw configurations: any finite configuration whose landmarks do not
+  // all coincide represents a shape.
+  std::string point_problem(CVecRef x, double tol) const override {
+    Vec c = x;
+    centre(c);
+    if (!(c.norm() > tol * std::max(1.0, x.norm())))
+      return "has all landmarks at the same place: it has no shape";
+    return "";
+  }
+
+  std::string tangent_problem(CVecRef p, CVecRef v, double tol) const override {
+    const double scale = tol * std::max(1.0, v.norm());
+    const double cx = v.head(k_).sum(), cy = v.tail(k_).sum();
+    if (std::abs(cx) > scale * k_ || std::abs(cy) > scale * k_)
+      return "is not a tangent vector: its columns do not sum to 0";
+    const double a = p.dot(v), b = times_i(p).dot(v);
+    if (std::abs(a) > scale || std::abs(b) > scale)
+      return "is not a horizontal tangent vector at its base point (Re<v,z> = " + num::fmt(a) +
+             ", Re<v,iz> = " + num::fmt(b) + ")";
+    return "";
+  }
+
+  // Area of geodesic spheres: sin^{2m-1} r cos r on [0, pi/2], m = k - 2.
+  double log_volume_density(double r) const override {
+    return (2.0 * (k_ - 2) - 1.0) * std::log(std::sin(r)) + std::log(std::cos(r));
+  }
+
+ private:
+  int k_;
+  void centre(VecRef x) const {
+    x.head(k_).array() -= x.head(k_).mean();
+    x.tail(k_).array() -= x.tail(k_).mean();
+  }
+};
+
+}  // namespace riemdp
+
+#endif

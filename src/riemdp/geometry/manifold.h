@@ -1,0 +1,111 @@
+// The manifold interface: a small required set, everything else derived once.
+// Points and tangent vectors are flat vectors of length ambient() (matrices
+// column-major). Argument order is always (base point, vector).
+#ifndef RIEMDP_GEOMETRY_MANIFOLD_H
+#define RIEMDP_GEOMETRY_MANIFOLD_H
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "../numerics.h"
+
+namespace riemdp {
+
+class Manifold {
+ public:
+  virtual ~Manifold() = default;
+
+  // ---- required -----------------------------------------------------------
+  virtual std::string name() const = 0;
+  virtual int dim() const = 0;      // intrinsic dimension
+  virtual int ambient() const = 0;  // length of a stored point
+  virtual double injectivity_radius() const = 0;
+  virtual double curvature_min() const = 0;
+  virtual double curvature_max() const = 0;
+
+  virtual void exp(CVecRef p, CVecRef v, VecRef out) const = 0;
+  // Throws domain_error at the cut locus.
+  virtual void log(CVecRef p, CVecRef q, VecRef out) const = 0;
+  virtual double inner(CVecRef p, CVecRef u, CVecRef v) const = 0;
+  // Parallel transport of v in T_p along the minimising geodesic to q.
+  virtual void transport(CVecRef p, CVecRef q, CVecRef v, VecRef out) const = 0;
+  // Orthogonal projection of an ambient vector onto T_p.
+  virtual void to_tangent(CVecRef p, CVecRef x, VecRef out) const = 0;
+  // Columns: an orthonormal basis of T_p (dim() columns).
+  virtual Mat tangent_basis(CVecRef p) const = 0;
+  // Explicit snapping of an ambient array onto the manifold.
+  virtual void project(CVecRef x, VecRef out) const = 0;
+  // "" when x is a point (within the relative tolerance tol), else what is wrong.
+  virtual std::string point_problem(CVecRef x, double tol) const = 0;
+
+  // ---- derived (override where a closed form is faster or more stable) ----
+  // "" when v lies in T_p within tol (relative to |v|, ambient norm).
+  virtual std::string tangent_problem(CVecRef p, CVecRef v, double tol) const {
+    Vec w(ambient());
+    to_tangent(p, v, w);
+    const double err = (v - w).norm();
+    if (err > tol * std::max(1.0, v.norm()))
+      return "is not a tangent vector at its base point (distance to the tangent space " +
+             num::fmt(err) + ")";
+    return "";
+  }
+
+  virtual double dist(CVecRef p, CVecRef q) const {
+    Vec w(ambient());
+    log(p, q, w);
+    return norm(p, w);
+  }
+
+  double norm(CVecRef p, CVecRef v) const { return std::sqrt(std::max(0.0, inner(p, v, v))); }
+
+  // Exp_p(t v).
+  void geodesic(CVecRef p, CVecRef v, double t, VecRef out) const {
+    Vec tv = t * v;
+    exp(p, tv, out);
+  }
+
+  // Distances from p to every column of X.
+  virtual void dist_many(CVecRef p, const PointSet& X, VecRef out) const {
+    Vec buf(ambient());
+    for (Eigen::Index i = 0; i < X.cols(); ++i) {
+      buf = X.col(i);
+      out[i] = dist(p, buf);
+    }
+  }
+
+  // mean = (1/n) sum_i Log_p(x_i) (minus the Frechet gradient, DESIGN §2);
+  // returns the Frechet cost F(p) = 1/(2n) sum_i dist(p, x_i)^2.
+  virtual double mean_log(CVecRef p, const PointSet& X, VecRef mean) const {
+    Vec buf(ambient()), w(ambient());
+    mean.setZero();
+    double cost = 0.0;
+    for (Eigen::Index i = 0; i < X.cols(); ++i) {
+      buf = X.col(i);
+      log(p, buf, w);
+      mean += w;
+      cost += inner(p, w, w);
+    }
+    const double n = static_cast<double>(X.cols());
+    mean /= n;
+    return cost / (2.0 * n);
+  }
+
+  // log A(r), A the area density of geodesic spheres of radius r, up to a
+  // constant (DESIGN §3); only for isotropic spaces.
+  virtual double log_volume_density(double /*r*/) const {
+    throw domain_error("the volume density of geodesic spheres is not isotropic on " + name());
+  }
+  virtual bool isotropic() const { return true; }
+};
+
+// Orthonormal basis of the range of a symmetric projector (eigenvalues ~ 1).
+inline Mat projector_range(const Mat& P, int rank) {
+  Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(P));
+  return es.eigenvectors().rightCols(rank);
+}
+
+}  // namespace riemdp
+
+#endif

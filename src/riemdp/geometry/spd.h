@@ -1,0 +1,165 @@
+// Symmetric positive definite k x k matrices with the affine-invariant metric
+// <u,v>_p = tr(p^-1 u p^-1 v) (DESIGN §1). Points are stored column-major.
+// Only symmetric eigensolvers are used.
+#ifndef RIEMDP_GEOMETRY_SPD_H
+#define RIEMDP_GEOMETRY_SPD_H
+
+#include "manifold.h"
+
+namespace riemdp {
+
+class SPD : public Manifold {
+ public:
+  explicit SPD(int k) : k_(k) {}
+  std::string name() const override { return "spd"; }
+  int dim() const override { return k_ * (k_ + 1) / 2; }
+  int ambient() const override { return k_ * k_; }
+  double injectivity_radius() const override { return std::numeric_limits<double>::infinity(); }
+  double curvature_min() const override { return k_ >= 2 ? -0.5 : 0.0; }
+  double curvature_max() const override { return 0.0; }
+  bool isotropic() const override { return k_ == 1; }
+
+  // p^{1/2} and p^{-1/2} from one eigendecomposition.
+  struct Roots {
+    Mat half, inv_half;
+  };
+  Roots roots(CVecRef p) const {
+    Eigen::SelfAdjointEigenSolver<Mat> es(as_mat(p));
+    const Vec lam = es.eigenvalues();
+    if (!(lam(0) > 0.0)) throw domain_error("a base point is not positive definite");
+    const Mat& U = es.eigenvectors();
+    return {U * lam.cwiseSqrt().asDiagonal() * U.transpose(),
+            U * lam.cwiseSqrt().cwiseInverse().asDiagonal() * U.transpose()};
+  }
+
+  // Exp_p(v) = p^{1/2} expm(p^{-1/2} v p^{-1/2}) p^{1/2}.
+  void exp(CVecRef p, CVecRef v, VecRef out) const override {
+    const Roots r = roots(p);
+    const Mat E = num::sym_fun(num::sym(r.inv_half * as_mat(v) * r.inv_half), [](double x) { return std::exp(x); });
+    store(num::sym(r.half * E * r.half), out);
+  }
+
+  // Log_p(q) = p^{1/2} logm(p^{-1/2} q p^{-1/2}) p^{1/2}.
+  void log(CVecRef p, CVecRef q, VecRef out) const override {
+    const Roots r = roots(p);
+    store(num::sym(r.half * whitened_log(r.inv_half, q) * r.half), out);
+  }
+
+  // dist = ||logm(p^{-1/2} q p^{-1/2})||_F.
+  double dist(CVecRef p, CVecRef q) const override {
+    return std::sqrt(whitened_log_eigen_sq(roots(p).inv_half, q));
+  }
+
+  double inner(CVecRef p, CVecRef u, CVecRef v) const override {
+    Eigen::LLT<Mat> llt(as_mat(p));
+    const Mat A = llt.solve(as_mat(u)), B = llt.solve(as_mat(v));
+    return A.cwiseProduct(B.transpose()).sum();
+  }
+
+  // Gamma_{p->q}(v) = E v E^T, E = p^{1/2} (p^{-1/2} q p^{-1/2})^{1/2} p^{-1/2}.
+  void transport(CVecRef p, CVecRef q, CVecRef v, VecRef out) const override {
+    const Roots r = roots(p);
+    const Mat W = num::sym_fun(num::sym(r.inv_half * as_mat(q) * r.inv_half), [](double x) { return std::sqrt(x); });
+    const Mat E = r.half * W * r.inv_half;
+    store(num::sym(E * as_mat(v) * E.transpose()), out);
+  }
+
+  void to_tangent(CVecRef, CVecRef x, VecRef out) const override { store(num::sym(as_mat(x)), out); }
+
+  // p^{1/2} B p^{1/2} for a Frobenius-orthonormal basis B of symmetric matrices.
+  Mat tangent_basis(CVecRef p) const override {
+    const Roots r = roots(p);
+    Mat basis(k_ * k_, dim());
+    int c = 0;
+    for (int j = 0; j < k_; ++j)
+      for (int i = j; i < k_; ++i) {
+        Mat B = Mat::Zero(k_, k_);
+        if (i == j) B(i, i) = 1.0;
+        else B(i, j) = B(j, i) = std::sqrt(0.5);
+        const Mat V = r.half * B * r.half;
+        basis.col(c++) = Eigen::Map<const Vec>(V.data(), k_ * k_);
+      }
+    return basis;
+  }
+
+  // Symmetrise and floor the eigenvalues at 1e-12 times the largest.
+  void project(CVecRef x, VecRef out) const override {
+    Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(as_mat(x)));
+    Vec lam = es.eigenvalues();
+    const double top = lam(k_ - 1);
+    if (!(top > 0.0)) throw domain_error("cannot project a matrix with no positive eigenvalue onto the SPD cone");
+    lam = lam.cwiseMax(1e-12 * top);
+    store(es.eigenvectors() * lam.asDiagonal() * es.eigenvectors().transpose(), out);
+  }
+
+  std::string point_problem(CVecRef x, double tol) const override {
+    const Mat A = as_mat(x);
+    const double scale = A.cwiseAbs().maxCoeff();
+    const double asym = (A - A.transpose()).cwiseAbs().maxCoeff();
+    if (asym > tol * scale) return "is not symmetric (largest asymmetry " + num::fmt(asym) + ")";
+    Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(A), Eigen::EigenvaluesOnly);
+    if (!(es.eigenvalues()(0) > 0.0))
+      return "is not positive definite (smallest eigenvalue " + num::fmt(es.eigenvalues()(0)) + ")";
+    return "";
+  }
+
+  std::string tangent_problem(CVecRef, CVecRef v, double tol) const override {
+    const Mat V = as_mat(v);
+    const double asym = (V - V.transpose()).cwiseAbs().maxCoeff();
+    if (asym > tol * std::max(1.0, V.cwiseAbs().maxCoeff()))
+      return "is not a tangent vector: it is not symmetric (largest asymmetry " + num::fmt(asym) + ")";
+    return "";
+  }
+
+  double log_volume_density(double r) const override {
+    if (k_ == 1) return 0.0;
+    return Manifold::log_volume_density(r);
+  }
+
+  // Batch forms: whiten by p^{-1/2} once per call.
+  void dist_many(CVecRef p, const PointSet& X, VecRef out) const override {
+    const Mat ih = roots(p).inv_half;
+    Vec buf(k_ * k_);
+    for (Eigen::Index i = 0; i < X.cols(); ++i) {
+      buf = X.col(i);
+      out[i] = std::sqrt(whitened_log_eigen_sq(ih, buf));
+    }
+  }
+
+  double mean_log(CVecRef p, const PointSet& X, VecRef mean) const override {
+    const Roots r = roots(p);
+    Mat acc = Mat::Zero(k_, k_);
+    Vec buf(k_ * k_);
+    double cost = 0.0;
+    for (Eigen::Index i = 0; i < X.cols(); ++i) {
+      buf = X.col(i);
+      Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(r.inv_half * as_mat(buf) * r.inv_half));
+      const Vec l = es.eigenvalues().array().log();
+      acc.noalias() += es.eigenvectors() * l.asDiagonal() * es.eigenvectors().transpose();
+      cost += l.squaredNorm();
+    }
+    const double n = static_cast<double>(X.cols());
+    store(num::sym(r.half * (acc / n) * r.half), mean);
+    return cost / (2.0 * n);
+  }
+
+ private:
+  int k_;
+  Eigen::Map<const Mat> as_mat(CVecRef x) const { return Eigen::Map<const Mat>(x.data(), k_, k_); }
+  void store(const Mat& A, VecRef out) const { out = Eigen::Map<const Vec>(A.data(), k_ * k_); }
+
+  Mat whitened_log(const Mat& inv_half, CVecRef q) const {
+    return num::sym_fun(num::sym(inv_half * as_mat(q) * inv_half), [](double x) {
+      if (!(x > 0.0)) throw domain_error("a point is not positive definite");
+      return std::log(x);
+    });
+  }
+  double whitened_log_eigen_sq(const Mat& inv_half, CVecRef q) const {
+    Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(inv_half * as_mat(q) * inv_half), Eigen::EigenvaluesOnly);
+    return es.eigenvalues().array().log().square().sum();
+  }
+};
+
+}  // namespace riemdp
+
+#endif

@@ -1,0 +1,14 @@
+// riemdp core: header-only C++17 + Eigen, no R or Rcpp headers.
+#ifndef RIEMDP_RIEMDP_H
+#define RIEMDP_RIEMDP_H
+
+#include "numerics.h"
+#include "geometry/manifold.h"
+#include "geometry/euclidean.h"
+#include "geometry/sphere.h"
+#include "geometry/hyperbolic.h"
+#include "geometry/spd.h"
+#include "geometry/kendall.h"
+#include "statistics/frechet.h"
+
+#endif
