@@ -45,6 +45,34 @@ geom_tangent_basis <- function(M, p) {
     .Call(`_riemdp_geom_tangent_basis`, M, p)
 }
 
+samp_exact <- function(M, eta, n, kernel, sigma, by_row) {
+    .Call(`_riemdp_samp_exact`, M, eta, n, kernel, sigma, by_row)
+}
+
+samp_radial <- function(M, n, kernel, sigma) {
+    .Call(`_riemdp_samp_radial`, M, n, kernel, sigma)
+}
+
+samp_spd <- function(M, eta, n, kernel, sigma, control) {
+    .Call(`_riemdp_samp_spd`, M, eta, n, kernel, sigma, control)
+}
+
+samp_mh_radial <- function(M, eta, n, kernel, sigma, init, control, center, radius, by_row) {
+    .Call(`_riemdp_samp_mh_radial`, M, eta, n, kernel, sigma, init, control, center, radius, by_row)
+}
+
+samp_mh_kng <- function(M, X, n, sigma, init, control, center, radius, by_row) {
+    .Call(`_riemdp_samp_mh_kng`, M, X, n, sigma, init, control, center, radius, by_row)
+}
+
+priv_frechet_sensitivity <- function(M, n, radius) {
+    .Call(`_riemdp_priv_frechet_sensitivity`, M, n, radius)
+}
+
+priv_spd_laplace_sigma_max <- function(k) {
+    .Call(`_riemdp_priv_spd_laplace_sigma_max`, k)
+}
+
 stat_frechet_mean <- function(M, X, init, max_iter, tol) {
     .Call(`_riemdp_stat_frechet_mean`, M, X, init, max_iter, tol)
 }

@@ -3,8 +3,9 @@
 # n x D matrix; spd / kendall: a k x k (k x 2) matrix or a k x k x n
 # (k x 2 x n) array.
 
-as_set <- function(M, x, arg, call = NULL) {
-  check_finite_numeric(x, arg, call)
+as_set <- function(M, x, arg, call = NULL, check_finite = TRUE) {
+  if (!is.numeric(x)) abort(sprintf("`%s` must be numeric", arg), call)
+  if (check_finite) check_finite_numeric(x, arg, call)
   storage.mode(x) <- "double"
   D <- M$ambient
   shape <- M$point_shape
@@ -36,6 +37,8 @@ as_set <- function(M, x, arg, call = NULL) {
 
 report_problem <- function(prob, set, what, call) {
   if (is.null(prob)) return(invisible(NULL))
+  if (startsWith(prob$message, "is not finite"))  # not a tolerance matter
+    abort(sprintf("`%s` must be finite: %s %d contains NA, NaN or Inf", set$arg, what, prob$index), call)
   where <- if (set$single) sprintf("`%s`", set$arg) else sprintf("`%s`: %s %d", set$arg, what, prob$index)
   abort(sprintf("%s %s (tolerance %g)", where, prob$message, riemdp_tol()), call)
 }
@@ -43,7 +46,7 @@ report_problem <- function(prob, set, what, call) {
 # Points: layout, finiteness, on the manifold; kendall configurations are
 # reduced to preshapes (location and scale removed: the documented quotient).
 as_points <- function(M, x, arg, call = NULL) {
-  s <- as_set(M, x, arg, call)
+  s <- as_set(M, x, arg, call, check_finite = FALSE)  # checked in the same C++ pass
   report_problem(geom_point_problem(M, s, riemdp_tol()), s, "point", call)
   if (M$type == "kendall") s$x <- geom_project(M, s, s$by_row)
   s
@@ -51,19 +54,22 @@ as_points <- function(M, x, arg, call = NULL) {
 
 # Tangent vectors at the points of set P.
 as_tangents <- function(M, P, v, arg, call = NULL) {
-  s <- as_set(M, v, arg, call)
+  s <- as_set(M, v, arg, call, check_finite = FALSE)
   common_count(list(P, s), call)
   report_problem(geom_tangent_problem(M, P, s, riemdp_tol()), s, "vector", call)
   s
 }
 
-# Back to the R layout: a single point, or many.
-from_values <- function(M, values, n, single) {
+# Back to the R layout: a single point, or many. Coordinate names (column
+# names, or the first two dimnames of arrays) are carried over from `like`.
+from_values <- function(M, values, n, single, like = NULL) {
   shape <- M$point_shape
   if (is.null(shape)) {
-    if (single) return(values)
-    return(matrix(values, nrow = n, ncol = M$ambient))
+    nm <- if (is.null(dim(like))) names(like) else colnames(like)
+    if (single) return(stats::setNames(values, nm))
+    return(matrix(values, nrow = n, ncol = M$ambient, dimnames = list(NULL, nm)))
   }
-  if (single) return(matrix(values, shape[1], shape[2]))
-  array(values, c(shape, n))
+  dn <- dimnames(like)[1:2]
+  if (single) return(matrix(values, shape[1], shape[2], dimnames = dn))
+  array(values, c(shape, n), dimnames = if (is.null(dn)) NULL else c(dn, list(NULL)))
 }

@@ -3,9 +3,9 @@
 #' The epicentres of the 1000 seismic events of [datasets::quakes] (all of
 #' magnitude above 4.0, since 1964, in a cube near Fiji), written as unit
 #' vectors in \eqn{R^3}, so that each row is a point of
-#' [`manifold_sphere(2)`][manifold_sphere]. The events lie in a small cap (a
-#' few degrees across), where the sphere is close to flat; they make a quick
-#' test bed for Fréchet means and for private releases of a location.
+#' [`manifold_sphere(2)`][manifold_sphere]. All events lie within about 18
+#' degrees of arc (2000 km) of their Fréchet mean; they make a quick test bed
+#' for Fréchet means and for private releases of a location.
 #'
 #' With latitude \eqn{\phi} and longitude \eqn{\lambda} in radians, a row is
 #' \eqn{(\cos\phi\cos\lambda, \cos\phi\sin\lambda, \sin\phi)}.
@@ -33,7 +33,7 @@
 #' m <- coef(fit)
 #' m
 #' # back to latitude and longitude (degrees)
-#' c(lat = asin(m[3]), long = atan2(m[2], m[1])) * 180 / pi
+#' c(lat = asin(m[3]), long = atan2(m[2], m[1]) %% (2 * pi)) * 180 / pi
 #' # geodesic distances (in km, Earth radius 6371 km) of the events to the mean
 #' summary(6371 * riem_dist(S2, m, fiji_quakes))
 "fiji_quakes"

@@ -41,8 +41,8 @@ frechet_mean <- function(M, X, init = NULL, max_iter = 100L, tol = 1e-10) {
   tol <- check_positive(tol, "tol", call)
   I <- if (is.null(init)) initial_mean(M, S) else as_points(M, init, "init", call)
   if (I$n != 1L) abort("`init` must be a single point", call)
-  r <- core_call(stat_frechet_mean(M, S, I, max_iter, tol), call)
-  structure(list(manifold = M, estimate = from_values(M, r$mean, 1L, TRUE),
+  r <- core_call(stat_frechet_mean(M, S, I, max_iter, tol), call, "`X`")
+  structure(list(manifold = M, estimate = from_values(M, r$mean, 1L, TRUE, X),
                  iterations = r$iterations, grad_norm = r$grad_norm, converged = r$converged,
                  cost = r$cost, n = S$n, call = call),
             class = c("riemdp_frechet_mean", "riemdp_fit"))
@@ -74,7 +74,7 @@ initial_mean <- function(M, S) {
 
 #' @export
 print.riemdp_fit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
-  cat(sprintf("Fréchet mean on %s of n = %d points\n", manifold_label(x$manifold), x$n))
+  cat(sprintf("Fr\u00e9chet mean on %s of n = %d points\n", manifold_label(x$manifold), x$n))
   cat(sprintf("%s after %d iteration%s (gradient norm %s)\n",
               if (x$converged) "Converged" else "Did NOT converge", x$iterations,
               if (x$iterations == 1L) "" else "s", format(x$grad_norm, digits = 3)))
@@ -98,7 +98,7 @@ print.summary.riemdp_fit <- function(x, digits = max(3L, getOption("digits") - 3
   print(x$call)
   cat(sprintf("\nManifold: %s\n", manifold_description(x$manifold)))
   cat(sprintf("Points: %d\n", x$n))
-  cat(sprintf("Fréchet function F = (1/2n) sum d^2: %s\n", format(x$cost, digits = digits)))
+  cat(sprintf("Fr\u00e9chet function F = (1/2n) sum d^2: %s\n", format(x$cost, digits = digits)))
   cat(sprintf("Root mean squared geodesic distance to the mean: %s\n", format(x$rms_dist, digits = digits)))
   cat(sprintf("Gradient descent: %s, %d iterations, final gradient norm %s\n",
               if (x$converged) "converged" else "not converged", x$iterations,

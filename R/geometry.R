@@ -62,7 +62,7 @@ riem_exp <- function(M, p, v) {
   P <- as_points(M, p, "p", call)
   V <- as_tangents(M, P, v, "v", call)
   n <- common_count(list(P, V), call)
-  from_values(M, geom_exp(M, P, V, P$by_row), n, P$single && V$single)
+  from_values(M, geom_exp(M, P, V, P$by_row), n, P$single && V$single, p)
 }
 
 #' @rdname geometry
@@ -73,8 +73,8 @@ riem_log <- function(M, p, q) {
   P <- as_points(M, p, "p", call)
   Q <- as_points(M, q, "q", call)
   n <- common_count(list(P, Q), call)
-  out <- core_call(geom_log(M, P, Q, P$by_row), call)
-  from_values(M, out, n, P$single && Q$single)
+  out <- core_call(geom_log(M, P, Q, P$by_row), call, "`p` and `q`")
+  from_values(M, out, n, P$single && Q$single, p)
 }
 
 #' @rdname geometry
@@ -120,8 +120,8 @@ riem_transport <- function(M, p, q, v) {
   Q <- as_points(M, q, "q", call)
   V <- as_tangents(M, P, v, "v", call)
   n <- common_count(list(P, Q, V), call)
-  out <- core_call(geom_transport(M, P, Q, V, P$by_row), call)
-  from_values(M, out, n, P$single && Q$single && V$single)
+  out <- core_call(geom_transport(M, P, Q, V, P$by_row), call, "`p` and `q`")
+  from_values(M, out, n, P$single && Q$single && V$single, v)
 }
 
 #' @rdname geometry
@@ -135,7 +135,7 @@ riem_geodesic <- function(M, p, v, t) {
   if (is.null(dim(t)) && length(t) < 1L) abort("`t` must hold at least one time", call)
   times <- list(n = length(t), arg = "t")
   n <- common_count(list(P, V, times), call)
-  from_values(M, geom_geodesic(M, P, V, as.double(t), P$by_row), n, FALSE)
+  from_values(M, geom_geodesic(M, P, V, as.double(t), P$by_row), n, FALSE, p)
 }
 
 #' Check or project points
@@ -178,15 +178,15 @@ riem_project <- function(M, x) {
   call <- sys.call()
   check_manifold(M, call)
   X <- as_set(M, x, "x", call)
-  out <- core_call(geom_project(M, X, X$by_row), call, "x")
-  from_values(M, out, X$n, X$single)
+  out <- core_call(geom_project(M, X, X$by_row), call, "`x`")
+  from_values(M, out, X$n, X$single, x)
 }
 
 # Domain errors from the core (cut locus, degenerate input) as R errors with
-# the user's call.
+# the user's call, prefixed by the arguments they concern.
 core_call <- function(expr, call, arg = NULL) {
   tryCatch(expr, error = function(e) {
     msg <- conditionMessage(e)
-    abort(if (is.null(arg)) msg else sprintf("`%s`: %s", arg, msg), call)
+    abort(if (is.null(arg)) msg else sprintf("%s: %s", arg, msg), call)
   })
 }

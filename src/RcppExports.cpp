@@ -162,6 +162,115 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// samp_exact
+Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, bool by_row);
+RcppExport SEXP _riemdp_samp_exact(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP by_rowSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type eta(etaSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< bool >::type by_row(by_rowSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_exact(M, eta, n, kernel, sigma, by_row));
+    return rcpp_result_gen;
+END_RCPP
+}
+// samp_radial
+Rcpp::NumericVector samp_radial(Rcpp::List M, int n, std::string kernel, double sigma);
+RcppExport SEXP _riemdp_samp_radial(SEXP MSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_radial(M, n, kernel, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
+// samp_spd
+Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, Rcpp::List control);
+RcppExport SEXP _riemdp_samp_spd(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP controlSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type eta(etaSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type control(controlSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_spd(M, eta, n, kernel, sigma, control));
+    return rcpp_result_gen;
+END_RCPP
+}
+// samp_mh_radial
+Rcpp::List samp_mh_radial(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, Rcpp::List init, Rcpp::List control, SEXP center, double radius, bool by_row);
+RcppExport SEXP _riemdp_samp_mh_radial(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP initSEXP, SEXP controlSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP by_rowSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type eta(etaSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type init(initSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type control(controlSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< bool >::type by_row(by_rowSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_mh_radial(M, eta, n, kernel, sigma, init, control, center, radius, by_row));
+    return rcpp_result_gen;
+END_RCPP
+}
+// samp_mh_kng
+Rcpp::List samp_mh_kng(Rcpp::List M, Rcpp::List X, int n, double sigma, Rcpp::List init, Rcpp::List control, SEXP center, double radius, bool by_row);
+RcppExport SEXP _riemdp_samp_mh_kng(SEXP MSEXP, SEXP XSEXP, SEXP nSEXP, SEXP sigmaSEXP, SEXP initSEXP, SEXP controlSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP by_rowSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type X(XSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type init(initSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type control(controlSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< bool >::type by_row(by_rowSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_mh_kng(M, X, n, sigma, init, control, center, radius, by_row));
+    return rcpp_result_gen;
+END_RCPP
+}
+// priv_frechet_sensitivity
+Rcpp::List priv_frechet_sensitivity(Rcpp::List M, int n, double radius);
+RcppExport SEXP _riemdp_priv_frechet_sensitivity(SEXP MSEXP, SEXP nSEXP, SEXP radiusSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    rcpp_result_gen = Rcpp::wrap(priv_frechet_sensitivity(M, n, radius));
+    return rcpp_result_gen;
+END_RCPP
+}
+// priv_spd_laplace_sigma_max
+double priv_spd_laplace_sigma_max(int k);
+RcppExport SEXP _riemdp_priv_spd_laplace_sigma_max(SEXP kSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    rcpp_result_gen = Rcpp::wrap(priv_spd_laplace_sigma_max(k));
+    return rcpp_result_gen;
+END_RCPP
+}
 // stat_frechet_mean
 Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol);
 RcppExport SEXP _riemdp_stat_frechet_mean(SEXP MSEXP, SEXP XSEXP, SEXP initSEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
@@ -190,6 +299,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_geom_point_problem", (DL_FUNC) &_riemdp_geom_point_problem, 3},
     {"_riemdp_geom_tangent_problem", (DL_FUNC) &_riemdp_geom_tangent_problem, 4},
     {"_riemdp_geom_tangent_basis", (DL_FUNC) &_riemdp_geom_tangent_basis, 2},
+    {"_riemdp_samp_exact", (DL_FUNC) &_riemdp_samp_exact, 6},
+    {"_riemdp_samp_radial", (DL_FUNC) &_riemdp_samp_radial, 4},
+    {"_riemdp_samp_spd", (DL_FUNC) &_riemdp_samp_spd, 6},
+    {"_riemdp_samp_mh_radial", (DL_FUNC) &_riemdp_samp_mh_radial, 10},
+    {"_riemdp_samp_mh_kng", (DL_FUNC) &_riemdp_samp_mh_kng, 9},
+    {"_riemdp_priv_frechet_sensitivity", (DL_FUNC) &_riemdp_priv_frechet_sensitivity, 3},
+    {"_riemdp_priv_spd_laplace_sigma_max", (DL_FUNC) &_riemdp_priv_spd_laplace_sigma_max, 1},
     {"_riemdp_stat_frechet_mean", (DL_FUNC) &_riemdp_stat_frechet_mean, 5},
     {NULL, NULL, 0}
 };

@@ -57,6 +57,18 @@ struct Writer {
   }
 };
 
+// The fast generator, seeded from R's RNG at each call (Rcpp's RNGScope
+// wraps every export), so set.seed() reproduces every draw.
+inline Xoshiro256pp rng_from_r() {
+  std::uint64_t seed[4];
+  for (auto& w : seed) {
+    const auto hi = static_cast<std::uint64_t>(unif_rand() * 4294967296.0);
+    const auto lo = static_cast<std::uint64_t>(unif_rand() * 4294967296.0);
+    w = (hi << 32) ^ lo;
+  }
+  return Xoshiro256pp(seed);
+}
+
 }  // namespace glue
 
 #endif

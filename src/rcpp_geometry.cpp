@@ -156,7 +156,7 @@ SEXP geom_point_problem(Rcpp::List M, Rcpp::List x, double tol) {
   Vec a(D);
   for (int i = 0; i < X.n; ++i) {
     X.get(i, a);
-    const std::string msg = m->point_problem(a, tol);
+    const std::string msg = a.allFinite() ? m->point_problem(a, tol) : "is not finite (it contains NA, NaN or Inf)";
     if (!msg.empty()) return Rcpp::List::create(Rcpp::Named("index") = i + 1, Rcpp::Named("message") = msg);
   }
   return R_NilValue;
@@ -173,7 +173,7 @@ SEXP geom_tangent_problem(Rcpp::List M, Rcpp::List p, Rcpp::List v, double tol) 
   for (int i = 0; i < n; ++i) {
     P.get(i, a);
     V.get(i, b);
-    const std::string msg = m->tangent_problem(a, b, tol);
+    const std::string msg = b.allFinite() ? m->tangent_problem(a, b, tol) : "is not finite (it contains NA, NaN or Inf)";
     if (!msg.empty()) return Rcpp::List::create(Rcpp::Named("index") = i + 1, Rcpp::Named("message") = msg);
   }
   return R_NilValue;

@@ -10,5 +10,12 @@
 #include "geometry/spd.h"
 #include "geometry/kendall.h"
 #include "statistics/frechet.h"
+#include "sampling/rng.h"
+#include "sampling/radial.h"
+#include "sampling/exact.h"
+#include "sampling/mh.h"
+#include "sampling/spd_sampler.h"
+#include "privacy/sensitivity.h"
+#include "privacy/targets.h"
 
 #endif

@@ -40,6 +40,7 @@ class Euclidean : public Manifold {
   }
 
   double log_volume_density(double r) const override { return (d_ - 1) * std::log(r); }
+  double d_log_volume_density(double r) const override { return (d_ - 1) / r; }
 
  private:
   int d_;

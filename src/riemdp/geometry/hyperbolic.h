@@ -94,7 +94,11 @@ class Hyperbolic : public Manifold {
   }
 
   // Area of geodesic spheres: sinh^{d-1} r.
-  double log_volume_density(double r) const override { return (d_ - 1) * std::log(std::sinh(r)); }
+  // log sinh r = r + log(1 - e^{-2r}) - log 2, finite for large r.
+  double log_volume_density(double r) const override {
+    return (d_ - 1) * (r + std::log(-std::expm1(-2.0 * r)) - std::log(2.0));
+  }
+  double d_log_volume_density(double r) const override { return (d_ - 1) / std::tanh(r); }
 
  private:
   int d_;

@@ -144,6 +144,9 @@ class Kendall : public Manifold {
   double log_volume_density(double r) const override {
     return (2.0 * (k_ - 2) - 1.0) * std::log(std::sin(r)) + std::log(std::cos(r));
   }
+  double d_log_volume_density(double r) const override {
+    return (2.0 * (k_ - 2) - 1.0) / std::tan(r) - std::tan(r);
+  }
 
  private:
   int k_;

@@ -97,6 +97,10 @@ class Manifold {
   virtual double log_volume_density(double /*r*/) const {
     throw domain_error("the volume density of geodesic spheres is not isotropic on " + name());
   }
+  // Its derivative in r.
+  virtual double d_log_volume_density(double /*r*/) const {
+    throw domain_error("the volume density of geodesic spheres is not isotropic on " + name());
+  }
   virtual bool isotropic() const { return true; }
 };
 

@@ -111,9 +111,14 @@ class SPD : public Manifold {
     return "";
   }
 
+  // Isotropic only for k = 1 (the positive half-line, isometric to R).
   double log_volume_density(double r) const override {
     if (k_ == 1) return 0.0;
     return Manifold::log_volume_density(r);
+  }
+  double d_log_volume_density(double r) const override {
+    if (k_ == 1) return 0.0;
+    return Manifold::d_log_volume_density(r);
   }
 
   // Batch forms: whiten by p^{-1/2} once per call.

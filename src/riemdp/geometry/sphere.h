@@ -43,10 +43,11 @@ class Sphere : public Manifold {
   }
   double inner(CVecRef, CVecRef u, CVecRef v) const override { return u.dot(v); }
 
-  // Gamma_{p->q}(v) = v - <q,v>/(1+<p,q>) (p+q).
+  // Gamma_{p->q}(v) = v - <q,v>/(1+<p,q>) (p+q), with 1 + <p,q> = |p+q|^2/2
+  // (accurate near the antipode, where 1 + <p,q> cancels).
   void transport(CVecRef p, CVecRef q, CVecRef v, VecRef out) const override {
-    const double c = 1.0 + p.dot(q);
-    if (c <= 1e-14) throw domain_error("antipodal points on the sphere: the minimising geodesic is not unique");
+    const double c = 0.5 * (p + q).squaredNorm();
+    if (c <= 1e-24) throw domain_error("antipodal points on the sphere: the minimising geodesic is not unique");
     out = v - (q.dot(v) / c) * (p + q);
   }
 
@@ -78,6 +79,7 @@ class Sphere : public Manifold {
 
   // Area of geodesic spheres: sin^{d-1} r on [0, pi].
   double log_volume_density(double r) const override { return (d_ - 1) * std::log(std::sin(r)); }
+  double d_log_volume_density(double r) const override { return (d_ - 1) / std::tan(r); }
 
   // Hot loops over raw strided data.
   void dist_many(CVecRef p, const PointSet& X, VecRef out) const override {

@@ -1,0 +1,70 @@
+# Closed forms on manifold_euclidean(d): everything reduces to base R.
+
+test_that("euclidean geometry is plain vector arithmetic", {
+  M <- manifold_euclidean(3)
+  set.seed(11)
+  p <- rnorm(3); q <- rnorm(3); v <- rnorm(3); u <- rnorm(3)
+  expect_equal(riem_exp(M, p, v), p + v, tolerance = 1e-14)
+  expect_equal(riem_log(M, p, q), q - p, tolerance = 1e-14)
+  expect_equal(riem_dist(M, p, q), sqrt(sum((q - p)^2)), tolerance = 1e-14)
+  expect_equal(riem_inner(M, p, u, v), sum(u * v), tolerance = 1e-14)
+  expect_equal(riem_norm(M, p, v), sqrt(sum(v^2)), tolerance = 1e-14)
+  expect_equal(riem_transport(M, p, q, u), u, tolerance = 1e-14)
+  expect_equal(riem_project(M, p), p)
+  expect_true(riem_check(M, p))
+  ts <- c(-1, 0, 0.5, 2)
+  G <- riem_geodesic(M, p, v, ts)
+  expect_equal(dim(G), c(4L, 3L))
+  expect_equal(unname(G), outer(ts, v) + matrix(p, 4, 3, byrow = TRUE), tolerance = 1e-14)
+})
+
+test_that("euclidean results have the single-point layout for single inputs", {
+  M <- manifold_euclidean(3)
+  r <- riem_exp(M, c(1, 2, 3), c(0, 0, 1))
+  expect_null(dim(r))
+  expect_length(r, 3)
+  expect_length(riem_dist(M, c(1, 2, 3), c(1, 2, 4)), 1)
+  expect_equal(riem_dist(M, c(1, 2, 3), c(1, 2, 4)), 1)
+})
+
+test_that("euclidean broadcasting: one against many, and many against many", {
+  M <- manifold_euclidean(3)
+  set.seed(12)
+  p <- rnorm(3)
+  Q <- matrix(rnorm(15), 5, 3)
+  P <- matrix(rnorm(15), 5, 3)
+  V <- matrix(rnorm(15), 5, 3)
+  d <- riem_dist(M, p, Q)
+  expect_length(d, 5)
+  expect_equal(d, sqrt(rowSums(sweep(Q, 2, p)^2)), tolerance = 1e-14)
+  expect_equal(riem_dist(M, Q, p), d, tolerance = 1e-14)
+  L <- riem_log(M, p, Q)
+  expect_equal(dim(L), c(5L, 3L))
+  expect_equal(unname(L), unname(sweep(Q, 2, p)), tolerance = 1e-14)
+  E <- riem_exp(M, P, V)
+  expect_equal(unname(E), unname(P + V), tolerance = 1e-14)
+  expect_equal(riem_inner(M, p, V, V), rowSums(V^2), tolerance = 1e-14)
+  expect_equal(riem_norm(M, P, V), sqrt(rowSums(V^2)), tolerance = 1e-14)
+  # n = 1 given as a matrix keeps the many-point layout
+  E1 <- riem_exp(M, P[1, , drop = FALSE], V[1, , drop = FALSE])
+  expect_equal(dim(E1), c(1L, 3L))
+  expect_equal(riem_dist(M, P[1, , drop = FALSE], p), sqrt(sum((P[1, ] - p)^2)), tolerance = 1e-14)
+})
+
+test_that("euclidean mismatched counts are an error naming both arguments", {
+  M <- manifold_euclidean(3)
+  P <- matrix(0, 3, 3)
+  Q <- matrix(1, 4, 3)
+  expect_error_mentions(riem_dist(M, P, Q), c("`p`", "`q`"))
+  expect_error_mentions(riem_exp(M, P, Q), c("`p`", "`v`"))
+})
+
+test_that("euclidean geometry calls do not touch the RNG", {
+  M <- manifold_euclidean(3)
+  expect_rng_untouched({
+    riem_exp(M, c(1, 2, 3), c(1, 0, 0))
+    riem_dist(M, c(1, 2, 3), matrix(1, 4, 3))
+    riem_transport(M, c(1, 2, 3), c(0, 0, 0), c(1, 1, 1))
+    riem_geodesic(M, c(1, 2, 3), c(1, 0, 0), c(0, 1))
+  })
+})
