@@ -67,7 +67,7 @@ from_values <- function(M, values, n, single, like = NULL) {
   if (is.null(shape)) {
     nm <- if (is.null(dim(like))) names(like) else colnames(like)
     if (single) return(stats::setNames(values, nm))
-    return(matrix(values, nrow = n, ncol = M$ambient, dimnames = list(NULL, nm)))
+    return(matrix(values, nrow = n, ncol = M$ambient, dimnames = if (!is.null(nm)) list(NULL, nm)))
   }
   dn <- dimnames(like)[1:2]
   if (single) return(matrix(values, shape[1], shape[2], dimnames = dn))

@@ -1,0 +1,199 @@
+#' Differentially private Fréchet mean
+#'
+#' Releases the Fréchet mean of data lying in a public ball
+#' \eqn{B_r(c)} under differential privacy, with one of three mechanisms:
+#'
+#' * `"laplace"`: a draw from the Riemannian Laplace law with footprint the
+#'   sample Fréchet mean and rate \eqn{\sigma = 2\Delta/\epsilon}, where
+#'   \eqn{\Delta} is [sensitivity_frechet_mean()] (Reimherr et al. 2021,
+#'   Thm 1-2): \eqn{\epsilon}-DP. With `normalizer = "footprint_free"`,
+#'   \eqn{\sigma = \Delta/\epsilon}, valid because the law is unrestricted and
+#'   the space homogeneous, so its normalising constant does not depend on the
+#'   footprint.
+#' * `"kng"`: the K-norm gradient mechanism (Reimherr & Awan 2019; paper 000
+#'   eq. 10) with density \eqn{\propto \exp(-\|\frac1n\sum_i Log_x(x_i)\|_x/\sigma)}
+#'   on the ball, \eqn{\sigma = 2\Delta_g/\epsilon} with \eqn{\Delta_g} from
+#'   [sensitivity_frechet_gradient()]; the normalising constant depends on
+#'   the data, so `"footprint_free"` is refused. Drawn by Metropolis-Hastings
+#'   started at the public centre.
+#' * `"gaussian"`: a draw from the Riemannian Gaussian law with footprint the
+#'   Fréchet mean and the rate `sigma` you give (Jiang et al. 2023); it is
+#'   \eqn{\mu}-GDP with \eqn{\mu} a function of \eqn{\Delta/\sigma} (exactly
+#'   \eqn{\Delta/\sigma} on Euclidean space). This version reports \eqn{\Delta}
+#'   and \eqn{\sigma}; the \eqn{\mu}-accounting functions arrive separately.
+#'
+#' The data must lie in \eqn{B_r(c)}: points outside are an error
+#' (`outside = "error"`) or, with `outside = "clip"`, are moved to the boundary
+#' along the geodesic to the centre, so the sensitivity bound holds for what
+#' is released. The sensitivity comes from `radius` and `n` only, never from
+#' the data. The returned object holds the private point and the public
+#' parameters, never the non-private mean (nor how many points were clipped).
+#'
+#' @inheritParams geometry
+#' @param X Data points in the manifold's layout.
+#' @param epsilon Privacy budget \eqn{\epsilon > 0} (Laplace and KNG).
+#' @param radius,center The public ball \eqn{B_r(c)} that holds the data;
+#'   `radius` must be below \eqn{r^*} (see [sensitivity_frechet_mean()]).
+#' @param mechanism `"laplace"`, `"kng"` or `"gaussian"`.
+#' @param outside What to do with points outside the ball: `"error"` or `"clip"`.
+#' @param normalizer `"conservative"` (\eqn{\sigma = 2\Delta/\epsilon}) or
+#'   `"footprint_free"` (\eqn{\Delta/\epsilon}, Laplace only).
+#' @param sigma The rate of the Gaussian mechanism.
+#' @param method Sampler for the Laplace and Gaussian laws, as in [riem_rlaplace()].
+#' @param control Settings for Metropolis-Hastings ([mcmc_control()]).
+#' @return An object of class `c("riemdp_frechet_release", "riemdp_release")`:
+#'   `estimate` (the private point), `manifold`, `mechanism`, `guarantee`
+#'   (`"epsilon-DP"` or `"mu-GDP"`), `epsilon`, `sigma`, `sensitivity`,
+#'   `normalizer`, `n`, `radius`, `center`, `outside`, `sampler`
+#'   (`"exact"`, `"mh"` or `"eigen-mh"`), `control` and `call`.
+#'   Methods: `print()`, `summary()`, `coef()`.
+#' @examples
+#' S2 <- manifold_sphere(2)
+#' north <- c(0, 0, 1)
+#' set.seed(1)
+#' X <- riem_rgaussian(S2, 100, north, 0.1)
+#' X <- X[riem_dist(S2, north, X) < pi / 8, ]
+#' rel <- dp_frechet_mean(S2, X, epsilon = 1, radius = pi / 8, center = north)
+#' rel
+#' coef(rel)
+#' @export
+dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplace", "kng", "gaussian"),
+                            outside = c("error", "clip"), normalizer = c("conservative", "footprint_free"),
+                            sigma = NULL, method = c("auto", "exact", "mh"), control = mcmc_control()) {
+  call <- sys.call()
+  check_manifold(M, call)
+  mechanism <- match.arg(mechanism)
+  outside <- match.arg(outside)
+  normalizer <- match.arg(normalizer)
+  method <- match.arg(method)
+  check_control(control, call)
+  S <- as_points(M, X, "X", call)
+  C <- as_points(M, center, "center", call)
+  if (C$n != 1L) abort("`center` must be a single point", call)
+  n <- S$n
+  sens <- frechet_sensitivities(M, n, check_positive(radius, "radius", call), call)
+  if (mechanism == "gaussian") {
+    if (is.null(sigma)) abort("the Gaussian mechanism needs `sigma`, the rate of the Riemannian Gaussian law", call)
+    sigma <- check_positive(sigma, "sigma", call)
+    epsilon <- NA_real_
+  } else {
+    epsilon <- check_positive(epsilon, "epsilon", call)
+    if (!is.null(sigma)) abort("`sigma` is set from `epsilon` for the Laplace and KNG mechanisms; leave it NULL", call)
+  }
+  if (normalizer == "footprint_free" && mechanism != "laplace")
+    abort(sprintf("`normalizer = \"footprint_free\"` is valid only for the unrestricted Laplace mechanism: the normalising constant of the %s mechanism depends on the data",
+                  if (mechanism == "kng") "K-norm gradient" else "Gaussian"), call)
+
+  # The data enter only below: ball check / clipping, the Frechet mean (the
+  # footprint) or the KNG target.
+  S <- bound_to_ball(M, S, C, radius, outside, call)
+  Delta <- if (mechanism == "kng") sens$gradient else sens$mean
+  if (mechanism != "gaussian") sigma <- (if (normalizer == "conservative") 2 else 1) * Delta / epsilon
+  by_row <- is.null(M$point_shape)
+  if (mechanism == "kng") {
+    ctl <- control
+    if (is.null(ctl$step)) ctl$step <- min(sigma, radius / 2)
+    init <- if (is.null(ctl$init)) C else as_points(M, ctl$init, "control$init", call)
+    settings <- mcmc_settings(ctl)
+    settings$thin <- ctl$n_iter
+    res <- core_call(samp_mh_kng(M, S, 1L, sigma, init, settings, C, radius, by_row), call)
+    estimate <- from_values(M, res$draws, 1L, TRUE, center)
+    sampler <- "mh"
+  } else {
+    check_law_exists(M, mechanism, sigma, call)
+    fm <- core_call(stat_frechet_mean(M, S, initial_mean(M, S), 200L, 1e-12), call, "`X`")
+    footprint <- from_values(M, fm$mean, 1L, TRUE, center)
+    ctl <- control
+    ctl$thin <- control$n_iter
+    draw <- riem_rradial(M, 1L, footprint, sigma, method, ctl, mechanism, call)
+    sampler <- attr(draw, "method")
+    estimate <- from_values(M, as.vector(draw), 1L, TRUE, center)
+    rm(fm, footprint, draw)
+  }
+  structure(list(estimate = estimate, manifold = M, mechanism = mechanism,
+                 guarantee = if (mechanism == "gaussian") "mu-GDP" else "epsilon-DP",
+                 epsilon = epsilon, sigma = sigma, sensitivity = Delta, normalizer = normalizer,
+                 n = n, radius = radius, center = from_values(M, C$x, 1L, TRUE, center),
+                 outside = outside, sampler = sampler,
+                 control = if (sampler == "exact") NULL else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
+                 call = call),
+            class = c("riemdp_frechet_release", "riemdp_release"))
+}
+
+# Points outside B_radius(center): an error, or moved to the boundary along the
+# geodesic to the centre.
+bound_to_ball <- function(M, S, C, radius, outside, call) {
+  d <- geom_dist(M, C, S)
+  out <- which(d > radius)
+  if (!length(out)) return(S)
+  if (outside == "error")
+    abort(sprintf("`X` has %d point%s outside the ball of radius %s around `center` (first: point %d at distance %s); use outside = \"clip\" to move them to its boundary",
+                  length(out), if (length(out) == 1L) "" else "s", format(radius), out[1],
+                  format(d[out[1]], digits = 6)), call)
+  V <- list(x = geom_log(M, C, S, S$by_row), n = S$n, by_row = S$by_row)
+  scale <- ifelse(d > radius, radius / d, 1)
+  V$x <- scale_vectors(M, V, scale)
+  S$x <- geom_exp(M, C, V, S$by_row)
+  S
+}
+
+# Multiply each of the n vectors of a set by scale[i].
+scale_vectors <- function(M, V, scale) {
+  if (V$by_row) return(V$x * scale)  # recycles down the rows
+  as.vector(t(t(matrix(V$x, M$ambient)) * scale))
+}
+
+guarantee_sentence <- function(x) {
+  sampler <- switch(x$sampler,
+                    exact = "an exact draw",
+                    mh = "a Metropolis-Hastings draw (the guarantee is that of the exact law, which the chain approximates)",
+                    `eigen-mh` = "the eigen-decomposition construction with Metropolis-Hastings on the log-eigenvalues (the guarantee is that of the exact law, which the chain approximates)")
+  if (x$mechanism == "gaussian") {
+    mu <- if (x$manifold$type == "euclidean") sprintf(" with mu = Delta/sigma = %s", format(x$sensitivity / x$sigma, digits = 4)) else ""
+    return(sprintf("mu-GDP%s: Riemannian Gaussian mechanism with sigma = %s and sensitivity Delta = %s (n = %d, radius %s; Reimherr et al. 2021 Thm 2, Jiang et al. 2023 Thm 3.2)%s; %s.",
+                   mu, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4), x$n, format(x$radius, digits = 4),
+                   if (nzchar(mu)) "" else "; mu is not computed by this version", sampler))
+  }
+  mech <- if (x$mechanism == "laplace") "Riemannian Laplace mechanism" else "K-norm gradient mechanism"
+  factor <- if (x$normalizer == "conservative") "2*Delta/epsilon" else "Delta/epsilon (footprint-free normaliser)"
+  sprintf("%s-DP (pure epsilon-DP): %s with sigma = %s = %s, sensitivity Delta = %s from n = %d and radius %s (%s); %s.",
+          format(x$epsilon, digits = 4), mech, factor, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4),
+          x$n, format(x$radius, digits = 4),
+          if (x$mechanism == "laplace") "Reimherr et al. 2021 Thm 1-2" else "gradient sensitivity, Reimherr et al. 2021 suppl. Lemma 1",
+          sampler)
+}
+
+#' @export
+print.riemdp_release <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat(sprintf("<riemdp release> private Fr\u00e9chet mean on %s\n", manifold_label(x$manifold)))
+  cat(strwrap(paste("Guarantee:", guarantee_sentence(x)), exdent = 2), sep = "\n")
+  cat("Private estimate:\n")
+  print(x$estimate, digits = digits)
+  invisible(x)
+}
+
+#' @export
+summary.riemdp_release <- function(object, ...) {
+  structure(list(release = object, guarantee = guarantee_sentence(object)), class = "summary.riemdp_release")
+}
+
+#' @export
+print.summary.riemdp_release <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  r <- x$release
+  cat("Call:\n")
+  print(r$call)
+  cat(sprintf("\nPrivate Fr\u00e9chet mean on %s\n", manifold_description(r$manifold)))
+  cat(strwrap(paste("Guarantee:", x$guarantee), exdent = 2), sep = "\n")
+  cat(sprintf("Mechanism: %s; sigma = %s; sensitivity = %s; normalizer: %s\n", r$mechanism,
+              format(r$sigma, digits = digits), format(r$sensitivity, digits = digits), r$normalizer))
+  cat(sprintf("Public parameters: n = %d; ball of radius %s around the centre below; points outside: %s\n",
+              r$n, format(r$radius, digits = digits), r$outside))
+  print(r$center, digits = digits)
+  cat(sprintf("Sampler: %s\n", r$sampler))
+  cat("Private estimate:\n")
+  print(r$estimate, digits = digits)
+  invisible(x)
+}
+
+#' @export
+coef.riemdp_release <- function(object, ...) object$estimate

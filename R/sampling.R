@@ -1,0 +1,202 @@
+#' Settings for Metropolis-Hastings
+#'
+#' Controls the random-walk Metropolis-Hastings chains used by
+#' [riem_rlaplace()], [riem_rgaussian()] (`method = "mh"`, and for the
+#' log-eigenvalues on [manifold_spd()]) and by the K-norm gradient release of
+#' [dp_frechet_mean()]. Proposals are \eqn{Exp_x(v)} with
+#' \eqn{v \sim N(0, s^2 I)} in an orthonormal basis of \eqn{T_x M}; steps with
+#' \eqn{|v|} at or beyond the injectivity radius are rejected. The step `s` is
+#' adapted during burn-in only (Robbins-Monro on \eqn{\log s} towards
+#' `target_accept`) and frozen afterwards, so the kept part of the chain is a
+#' time-homogeneous Markov chain.
+#'
+#' Chains draw their randomness from R's generator (through a fast generator
+#' seeded from it at each call), so `set.seed()` reproduces them. A chain is
+#' resumed by passing the draws of a previous call as `resume`: it restarts
+#' from the last state with the frozen step and no burn-in.
+#'
+#' @param n_iter Iterations after burn-in for a single release (the state after
+#'   `burn_in + n_iter` iterations is released).
+#' @param burn_in Iterations discarded at the start (the step adapts here).
+#' @param thin Iterations between kept draws when several draws are returned.
+#' @param step Initial proposal standard deviation; `NULL` picks one from the
+#'   law's scale.
+#' @param adapt Adapt the step during burn-in?
+#' @param target_accept Acceptance rate targeted by the adaptation.
+#' @param init Optional starting point (default: the footprint, or the public
+#'   centre of the ball for releases).
+#' @param resume Draws returned by an earlier call, to continue that chain.
+#' @return An object of class `riemdp_mcmc_control`.
+#' @examples
+#' ctrl <- mcmc_control(burn_in = 500, thin = 5)
+#' S2 <- manifold_sphere(2)
+#' set.seed(1)
+#' x <- riem_rgaussian(S2, 200, c(0, 0, 1), 0.3, method = "mh", control = ctrl)
+#' attr(x, "acceptance")
+#' y <- riem_rgaussian(S2, 200, c(0, 0, 1), 0.3, method = "mh",
+#'                     control = mcmc_control(resume = x))
+#' @export
+mcmc_control <- function(n_iter = 2000L, burn_in = 1000L, thin = 10L, step = NULL, adapt = TRUE,
+                         target_accept = 0.3, init = NULL, resume = NULL) {
+  call <- sys.call()
+  n_iter <- check_count(n_iter, "n_iter", 1, call)
+  burn_in <- check_count(burn_in, "burn_in", 0, call)
+  thin <- check_count(thin, "thin", 1, call)
+  if (!is.null(step)) step <- check_positive(step, "step", call)
+  if (!is.logical(adapt) || length(adapt) != 1L || is.na(adapt)) abort("`adapt` must be TRUE or FALSE", call)
+  if (!is.numeric(target_accept) || length(target_accept) != 1L || !(target_accept > 0 && target_accept < 1))
+    abort("`target_accept` must be a single number in (0, 1)", call)
+  if (!is.null(resume)) {
+    st <- attr(resume, "mcmc")
+    if (is.null(st)) abort("`resume` must be draws returned by a Metropolis-Hastings call", call)
+    init <- st$state
+    step <- st$step
+    burn_in <- 0L
+    adapt <- FALSE
+  }
+  structure(list(n_iter = n_iter, burn_in = burn_in, thin = thin, step = step, adapt = adapt,
+                 target_accept = as.double(target_accept), init = init),
+            class = "riemdp_mcmc_control")
+}
+
+#' @export
+print.riemdp_mcmc_control <- function(x, ...) {
+  cat(sprintf("<riemdp MCMC control> burn-in %d (step %s during burn-in), thin %d, %d iterations per release; step %s\n",
+              x$burn_in, if (x$adapt) "adapted" else "fixed", x$thin, x$n_iter,
+              if (is.null(x$step)) "chosen from the law's scale" else format(x$step, digits = 4)))
+  invisible(x)
+}
+
+check_control <- function(control, call) {
+  if (!inherits(control, "riemdp_mcmc_control")) abort("`control` must come from mcmc_control()", call)
+  control
+}
+
+#' Riemannian Laplace and Gaussian draws
+#'
+#' Draw from the Riemannian Laplace law, density proportional to
+#' \eqn{\exp(-d(\eta, x)/\sigma)} with respect to the Riemannian volume
+#' (Reimherr et al. 2021, Def. 3), or the Riemannian Gaussian law,
+#' \eqn{\exp(-d(\eta, x)^2/(2\sigma^2))} (Jiang et al. 2023, Def. 3.3), with
+#' footprint \eqn{\eta}.
+#'
+#' `method = "exact"` (the default through `"auto"` wherever it exists):
+#' isotropy makes the direction uniform on the unit sphere of
+#' \eqn{T_\eta M} and the distance \eqn{r = d(\eta, x)} has density
+#' \eqn{\propto k(r) A(r)}, with \eqn{A(r)} the area of geodesic spheres
+#' (\eqn{r^{d-1}}, \eqn{\sin^{d-1} r}, \eqn{\sinh^{d-1} r},
+#' \eqn{\sin^{2m-1} r \cos r} on Kendall's space with \eqn{m = k - 2}); its
+#' logarithm is concave, and \eqn{r} is drawn exactly by rejection from a
+#' piecewise-exponential envelope. On [manifold_spd()] (k >= 2) the law is
+#' built by the eigen-decomposition construction
+#' \eqn{x = \eta^{1/2} U \mathrm{diag}(e^{r}) U^\top \eta^{1/2}} with `U`
+#' exactly Haar-distributed and the log-eigenvalues `r` drawn by
+#' Metropolis-Hastings (density \eqn{k(|r|)\prod_{i<j}\sinh(|r_i-r_j|/2)});
+#' the draws are marked `"eigen-mh"`.
+#'
+#' `method = "mh"`: random-walk Metropolis-Hastings on the manifold (see
+#' [mcmc_control()]), the papers' method and the cross-check of the exact
+#' samplers.
+#'
+#' The Laplace law exists on [manifold_hyperbolic()] only for
+#' \eqn{\sigma < 1/(d-1)} and on [manifold_spd()] only for
+#' \eqn{\sigma < 2/\sqrt{k(k^2-1)/3}} (volume growth); larger values are an
+#' error that states the bound.
+#'
+#' @inheritParams geometry
+#' @param n Number of draws.
+#' @param footprint The footprint \eqn{\eta}: a single point.
+#' @param sigma The rate \eqn{\sigma > 0}.
+#' @param method `"auto"`, `"exact"` or `"mh"`.
+#' @param control Settings for Metropolis-Hastings, from [mcmc_control()].
+#' @return `n` points in the manifold's many-point layout, with attributes
+#'   `method` (`"exact"`, `"mh"` or `"eigen-mh"`), `law`, `sigma`, and for
+#'   chains `acceptance` (after burn-in), `ess` (effective sample size of
+#'   \eqn{d(\eta, x)}, or of the log-eigenvalue chain's norm on spd) and
+#'   `mcmc` (last state and step, for [mcmc_control()]'s `resume`).
+#' @examples
+#' S2 <- manifold_sphere(2)
+#' set.seed(1)
+#' x <- riem_rlaplace(S2, 1000, c(0, 0, 1), sigma = 0.2)
+#' summary(riem_dist(S2, c(0, 0, 1), x))
+#' y <- riem_rgaussian(manifold_spd(2), 100, diag(2), sigma = 0.5)
+#' dim(y)
+#' @export
+riem_rlaplace <- function(M, n, footprint, sigma, method = c("auto", "exact", "mh"), control = mcmc_control()) {
+  riem_rradial(M, n, footprint, sigma, match.arg(method), control, "laplace", sys.call())
+}
+
+#' @rdname riem_rlaplace
+#' @export
+riem_rgaussian <- function(M, n, footprint, sigma, method = c("auto", "exact", "mh"), control = mcmc_control()) {
+  riem_rradial(M, n, footprint, sigma, match.arg(method), control, "gaussian", sys.call())
+}
+
+# Largest sigma for which the Laplace law exists (volume growth), Inf if any.
+laplace_sigma_max <- function(M) {
+  switch(M$type,
+         hyperbolic = if (M$d >= 2L) 1 / (M$d - 1) else Inf,
+         spd = priv_spd_laplace_sigma_max(M$k),
+         Inf)
+}
+
+check_law_exists <- function(M, kernel, sigma, call) {
+  if (kernel != "laplace") return(invisible(TRUE))
+  smax <- laplace_sigma_max(M)
+  if (!(sigma < smax))
+    abort(sprintf("`sigma` = %s is too large: the Riemannian Laplace law on %s exists only for sigma < %s (volume growth)",
+                  format(sigma), manifold_label(M), format(smax, digits = 6)), call)
+  invisible(TRUE)
+}
+
+riem_rradial <- function(M, n, footprint, sigma, method, control, kernel, call) {
+  check_manifold(M, call)
+  n <- check_count(n, "n", 1, call)
+  E <- as_points(M, footprint, "footprint", call)
+  if (E$n != 1L) abort("`footprint` must be a single point", call)
+  sigma <- check_positive(sigma, "sigma", call)
+  check_control(control, call)
+  check_law_exists(M, kernel, sigma, call)
+  eigen_route <- M$type == "spd" && M$k >= 2L
+  if (method == "auto") method <- if (eigen_route) "eigen-mh" else "exact"
+  if (method == "exact" && eigen_route) method <- "eigen-mh"
+  by_row <- is.null(M$point_shape)
+  law <- if (kernel == "laplace") "Riemannian Laplace" else "Riemannian Gaussian"
+  if (method == "exact") {
+    out <- from_values(M, core_call(samp_exact(M, E, n, kernel, sigma, by_row), call), n, FALSE)
+    return(structure(out, method = "exact", law = law, sigma = sigma))
+  }
+  ctl <- control
+  if (method == "eigen-mh") {
+    if (is.null(ctl$step)) ctl$step <- sigma
+    res <- core_call(samp_spd(M, E, n, kernel, sigma, mcmc_settings(ctl)), call)
+  } else {
+    if (is.null(ctl$step)) ctl$step <- min(sigma, M$inj / 4)
+    init <- if (is.null(ctl$init)) E else as_points(M, ctl$init, "control$init", call)
+    res <- core_call(samp_mh_radial(M, E, n, kernel, sigma, init, mcmc_settings(ctl), NULL, Inf, by_row), call)
+  }
+  out <- from_values(M, res$draws, n, FALSE)
+  structure(out, method = method, law = law, sigma = sigma, acceptance = res$acceptance,
+            ess = if (all(is.na(res$trace))) NA_real_ else effective_size(res$trace),
+            mcmc = list(state = from_values(M, res$state, 1L, TRUE), step = res$step))
+}
+
+mcmc_settings <- function(ctl) {
+  list(burn_in = ctl$burn_in, thin = ctl$thin, step = ctl$step, adapt = ctl$adapt,
+       target_accept = ctl$target_accept)
+}
+
+# Effective sample size by Geyer's initial monotone sequence estimator.
+effective_size <- function(x) {
+  n <- length(x)
+  if (n < 4L || stats::var(x) == 0) return(as.double(n))
+  rho <- stats::acf(x, lag.max = n - 1L, plot = FALSE, demean = TRUE)$acf[, 1, 1]
+  k <- seq_len(floor(length(rho) / 2))
+  gam <- rho[2 * k - 1] + rho[2 * k]  # Gamma_j = rho_{2j} + rho_{2j+1}, j = 0, 1, ...
+  pos <- which(gam <= 0)
+  gam <- gam[seq_len(if (length(pos)) pos[1] - 1L else length(gam))]
+  if (!length(gam)) return(as.double(n))
+  gam <- cummin(gam)
+  tau <- -1 + 2 * sum(gam)
+  n / max(tau, 1 / n)
+}

@@ -1,0 +1,142 @@
+// Rcpp exports for samplers, mechanisms and sensitivities.
+#include "glue.h"
+
+using namespace glue;
+
+namespace {
+
+MHSettings mh_settings(const Rcpp::List& c) {
+  MHSettings s;
+  s.burn_in = Rcpp::as<int>(c["burn_in"]);
+  s.thin = Rcpp::as<int>(c["thin"]);
+  s.step = Rcpp::as<double>(c["step"]);
+  s.adapt = Rcpp::as<bool>(c["adapt"]);
+  s.target_accept = Rcpp::as<double>(c["target_accept"]);
+  return s;
+}
+
+Rcpp::List mh_output(const Writer& W, const Rcpp::NumericVector& trace, const MHResult& r, int D) {
+  return Rcpp::List::create(
+      Rcpp::Named("draws") = W.out, Rcpp::Named("trace") = trace,
+      Rcpp::Named("state") = Rcpp::NumericVector(r.state.data(), r.state.data() + D),
+      Rcpp::Named("step") = r.step,
+      Rcpp::Named("acceptance") = r.proposed > 0 ? static_cast<double>(r.accepted) / r.proposed : NA_REAL);
+}
+
+Ball make_ball(const Rcpp::List& M, const Manifold& m, SEXP center, double radius) {
+  Ball b;
+  if (Rf_isNull(center)) return b;
+  Set C(Rcpp::List(center), m.ambient());
+  b.active = true;
+  b.center.resize(m.ambient());
+  C.get(0, b.center);
+  b.radius = radius;
+  (void)M;
+  return b;
+}
+
+}  // namespace
+
+// Exact draws from the Laplace / Gaussian law with footprint eta.
+// [[Rcpp::export]]
+Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, bool by_row) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set E(eta, D);
+  Vec e(D);
+  E.get(0, e);
+  Xoshiro256pp rng = rng_from_r();
+  Writer W(n, D, by_row);
+  sample_isotropic(*m, e, RadialKernel{kernel_kind(kernel), sigma}, n, rng, [&](int i, const Vec& x) { W.put(i, x); });
+  return W.out;
+}
+
+// Exact draws of r = dist(eta, x) alone (tests and diagnostics).
+// [[Rcpp::export]]
+Rcpp::NumericVector samp_radial(Rcpp::List M, int n, std::string kernel, double sigma) {
+  auto m = make_manifold(M);
+  Xoshiro256pp rng = rng_from_r();
+  const RadialSampler s(*m, RadialKernel{kernel_kind(kernel), sigma});
+  Rcpp::NumericVector out(n);
+  for (int i = 0; i < n; ++i) out[i] = s.draw(rng);
+  return out;
+}
+
+// SPD: exact Haar directions, MH on the log-eigenvalues.
+// [[Rcpp::export]]
+Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, Rcpp::List control) {
+  const int k = Rcpp::as<int>(M["k"]);
+  SPD m(k);
+  const int D = k * k;
+  Set E(eta, D);
+  Vec e(D);
+  E.get(0, e);
+  Xoshiro256pp rng = rng_from_r();
+  Writer W(n, D, false);
+  Rcpp::NumericVector trace(n);
+  const MHResult r = sample_spd(m, k, e, RadialKernel{kernel_kind(kernel), sigma}, n, mh_settings(control), rng,
+                                [&](int i, const Vec& x) {
+                                  W.put(i, x);
+                                  trace[i] = m.dist(e, x);
+                                });
+  // The chain runs on the log-eigenvalues: report the footprint as the state.
+  MHResult res = r;
+  res.state = e;
+  return mh_output(W, trace, res, D);
+}
+
+// Metropolis-Hastings for the Laplace / Gaussian law (optionally restricted
+// to a ball). The trace holds dist(eta, x) at each kept draw.
+// [[Rcpp::export]]
+Rcpp::List samp_mh_radial(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, Rcpp::List init,
+                          Rcpp::List control, SEXP center, double radius, bool by_row) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set E(eta, D), I(init, D);
+  Vec e(D), x0(D);
+  E.get(0, e);
+  I.get(0, x0);
+  const RadialTarget target{*m, e, RadialKernel{kernel_kind(kernel), sigma}, make_ball(M, *m, center, radius)};
+  Xoshiro256pp rng = rng_from_r();
+  Writer W(n, D, by_row);
+  Rcpp::NumericVector trace(n);
+  const MHResult r = metropolis_hastings(*m, target, x0, n, mh_settings(control), rng, [&](int i, const Vec& x, double) {
+    W.put(i, x);
+    trace[i] = m->dist(e, x);
+  });
+  return mh_output(W, trace, r, D);
+}
+
+// K-norm gradient mechanism for the Frechet mean of X, on the ball
+// B_radius(center), by Metropolis-Hastings. The trace holds log f.
+// [[Rcpp::export]]
+Rcpp::List samp_mh_kng(Rcpp::List M, Rcpp::List X, int n, double sigma, Rcpp::List init, Rcpp::List control,
+                       SEXP center, double radius, bool by_row) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set S(X, D), I(init, D);
+  Vec x0(D);
+  I.get(0, x0);
+  const KNGFrechetTarget target(*m, S.points, sigma, make_ball(M, *m, center, radius));
+  Xoshiro256pp rng = rng_from_r();
+  Writer W(n, D, by_row);
+  Rcpp::NumericVector trace(n);
+  const MHResult r = metropolis_hastings(*m, target, x0, n, mh_settings(control), rng, [&](int i, const Vec& x, double lf) {
+    W.put(i, x);
+    trace[i] = lf;
+  });
+  return mh_output(W, trace, r, D);
+}
+
+// Sensitivities and the admissible radius (DESIGN §4).
+// [[Rcpp::export]]
+Rcpp::List priv_frechet_sensitivity(Rcpp::List M, int n, double radius) {
+  auto m = make_manifold(M);
+  return Rcpp::List::create(Rcpp::Named("radius_max") = frechet_radius_max(*m),
+                            Rcpp::Named("h") = frechet_h(radius, m->curvature_max()),
+                            Rcpp::Named("mean") = sensitivity_frechet_mean(*m, n, radius),
+                            Rcpp::Named("gradient") = sensitivity_frechet_gradient(*m, n, radius));
+}
+
+// [[Rcpp::export]]
+double priv_spd_laplace_sigma_max(int k) { return spd_laplace_sigma_max(k); }

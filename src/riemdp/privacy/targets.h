@@ -1,0 +1,52 @@
+// Mechanisms as target log-densities on the manifold (DESIGN §3), built from
+// public parameters and the data summary.
+#ifndef RIEMDP_PRIVACY_TARGETS_H
+#define RIEMDP_PRIVACY_TARGETS_H
+
+#include <limits>
+
+#include "../geometry/manifold.h"
+#include "../sampling/radial.h"
+
+namespace riemdp {
+
+// Optional restriction to the closed ball B_radius(center).
+struct Ball {
+  bool active = false;
+  Vec center;
+  double radius = std::numeric_limits<double>::infinity();
+  bool contains(const Manifold& M, CVecRef x) const { return !active || M.dist(center, x) <= radius; }
+};
+
+// Laplace / Gaussian: log f(x) = kernel(dist(eta, x)).
+struct RadialTarget {
+  const Manifold& M;
+  Vec eta;
+  RadialKernel kernel;
+  Ball ball;
+  double operator()(CVecRef x) const {
+    if (!ball.contains(M, x)) return -std::numeric_limits<double>::infinity();
+    return kernel.h(M.dist(eta, x));
+  }
+};
+
+// K-norm gradient mechanism for the Frechet mean (000 eq. 10):
+// log f(x) = -|| (1/n) sum_i Log_x(x_i) ||_x / sigma on the ball.
+struct KNGFrechetTarget {
+  const Manifold& M;
+  const PointSet& X;
+  double sigma;
+  Ball ball;
+  mutable Vec grad;
+  KNGFrechetTarget(const Manifold& M_, const PointSet& X_, double sigma_, Ball ball_)
+      : M(M_), X(X_), sigma(sigma_), ball(std::move(ball_)), grad(M_.ambient()) {}
+  double operator()(CVecRef x) const {
+    if (!ball.contains(M, x)) return -std::numeric_limits<double>::infinity();
+    M.mean_log(x, X, grad);
+    return -M.norm(x, grad) / sigma;
+  }
+};
+
+}  // namespace riemdp
+
+#endif

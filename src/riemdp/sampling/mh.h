@@ -1,0 +1,76 @@
+// Random-walk Metropolis-Hastings on a manifold (DESIGN §3; 004 Sec. 4.1):
+// proposal Exp_x(v), v ~ N(0, s^2 I) in an orthonormal basis of T_x M,
+// rejecting |v| >= inj. The proposal is symmetric on the symmetric spaces
+// here, so the acceptance ratio is f(y)/f(x). The step s is adapted during
+// burn-in only (Robbins-Monro on log s towards a target acceptance rate) and
+// frozen afterwards.
+#ifndef RIEMDP_SAMPLING_MH_H
+#define RIEMDP_SAMPLING_MH_H
+
+#include <cmath>
+#include <limits>
+
+#include "../geometry/manifold.h"
+
+namespace riemdp {
+
+struct MHSettings {
+  int burn_in = 1000;
+  int thin = 1;
+  double step = 0.1;
+  bool adapt = true;
+  double target_accept = 0.3;
+};
+
+struct MHResult {
+  Vec state;
+  double step = 0.0;
+  long accepted = 0;   // after burn-in
+  long proposed = 0;   // after burn-in
+};
+
+// Runs burn_in + n * thin iterations from x0 and calls out(i, x, log f(x)) at
+// each kept draw. log_f returns -inf outside the support.
+template <class LogTarget, class Rng, class Out>
+MHResult metropolis_hastings(const Manifold& M, const LogTarget& log_f, CVecRef x0, int n, const MHSettings& set,
+                             Rng& rng, Out out) {
+  const int D = M.ambient(), d = M.dim();
+  const double inj = M.injectivity_radius();
+  Vec x = x0, y(D), v(D), z(d);
+  double lx = log_f(x);
+  if (!std::isfinite(lx)) throw domain_error("the chain's starting point has zero target density");
+  double log_step = std::log(set.step);
+  MHResult res;
+  const long total = static_cast<long>(set.burn_in) + static_cast<long>(n) * set.thin;
+  int kept = 0;
+  for (long it = 0; it < total; ++it) {
+    const bool burning = it < set.burn_in;
+    const double s = std::exp(log_step);
+    for (int j = 0; j < d; ++j) z[j] = rng.norm();
+    v.noalias() = M.tangent_basis(x) * (s * z);
+    bool acc = false;
+    if (s * z.norm() < inj) {
+      M.exp(x, v, y);
+      const double ly = log_f(y);
+      if (std::isfinite(ly) && std::log(rng.unif()) < ly - lx) {
+        x.swap(y);
+        lx = ly;
+        acc = true;
+      }
+    }
+    if (burning) {
+      if (set.adapt) log_step += ((acc ? 1.0 : 0.0) - set.target_accept) / std::pow(it + 1.0, 0.6);
+    } else {
+      ++res.proposed;
+      if (acc) ++res.accepted;
+      if ((it - set.burn_in + 1) % set.thin == 0) out(kept++, x, lx);
+    }
+  }
+  res.state = x;
+  res.step = std::exp(log_step);
+  return res;
+}
+
+}  // namespace riemdp
+
+#endif

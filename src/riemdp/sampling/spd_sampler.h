@@ -1,0 +1,74 @@
+// Laplace and Gaussian laws on SPD(k) with the affine-invariant metric by the
+// eigen-decomposition construction (Said et al. 2017; Hajri et al. 2016;
+// DESIGN §3): x = eta^{1/2} U diag(e^r) U^T eta^{1/2}, U Haar-orthogonal and
+// r in R^k with density k(|r|) prod_{i<j} sinh(|r_i - r_j| / 2). U is exact;
+// r is drawn by Metropolis-Hastings (a chain on R^k, thinned).
+#ifndef RIEMDP_SAMPLING_SPD_SAMPLER_H
+#define RIEMDP_SAMPLING_SPD_SAMPLER_H
+
+#include <Eigen/QR>
+
+#include "../geometry/euclidean.h"
+#include "../geometry/spd.h"
+#include "mh.h"
+#include "radial.h"
+
+namespace riemdp {
+
+// Volume growth rate of SPD(k): prod sinh(|r_i-r_j|/2) <= C exp(c |r|) with
+// c = sqrt(k(k^2-1)/3)/2, so the Laplace law exists iff sigma < 1/c.
+inline double spd_laplace_sigma_max(int k) {
+  if (k < 2) return std::numeric_limits<double>::infinity();
+  return 2.0 / std::sqrt(k * (k * k - 1.0) / 3.0);
+}
+
+struct SpdEigenTarget {
+  RadialKernel kernel;
+  double operator()(CVecRef r) const {
+    double s = kernel.h(r.norm());
+    for (Eigen::Index i = 0; i < r.size(); ++i)
+      for (Eigen::Index j = i + 1; j < r.size(); ++j) {
+        const double a = 0.5 * std::abs(r[i] - r[j]);
+        // log sinh a, stable for small and large a
+        s += a + std::log(-std::expm1(-2.0 * a)) - std::log(2.0);
+      }
+    return s;
+  }
+};
+
+// Haar-distributed orthogonal matrix: QR of a Gaussian matrix, signs fixed.
+template <class Rng>
+Mat haar_orthogonal(int k, Rng& rng) {
+  Mat Z(k, k);
+  for (int j = 0; j < k; ++j)
+    for (int i = 0; i < k; ++i) Z(i, j) = rng.norm();
+  Eigen::HouseholderQR<Mat> qr(Z);
+  Mat Q = qr.householderQ();
+  const Mat R = qr.matrixQR().triangularView<Eigen::Upper>();
+  for (int j = 0; j < k; ++j)
+    if (R(j, j) < 0) Q.col(j) = -Q.col(j);
+  return Q;
+}
+
+template <class Rng, class Out>
+MHResult sample_spd(const SPD& M, int k, CVecRef eta, RadialKernel kernel, int n, const MHSettings& set, Rng& rng,
+                    Out out) {
+  if (kernel.kind == RadialKernel::laplace && !(kernel.sigma < spd_laplace_sigma_max(k)))
+    throw domain_error("the Laplace law on SPD does not exist for this sigma");
+  const SPD::Roots roots = M.roots(eta);
+  const Euclidean Rk(k);
+  const SpdEigenTarget target{kernel};
+  Vec r0 = Vec::Zero(k);
+  for (int i = 0; i < k; ++i) r0[i] = 1e-3 * (i - 0.5 * (k - 1));  // off the diagonal r_i = r_j
+  Vec x(k * k);
+  return metropolis_hastings(Rk, target, r0, n, set, rng, [&](int i, const Vec& r, double) {
+    const Mat U = haar_orthogonal(k, rng);
+    const Mat W = roots.half * U * r.array().exp().matrix().asDiagonal() * U.transpose() * roots.half;
+    x = Eigen::Map<const Vec>(num::sym(W).eval().data(), k * k);
+    out(i, x);
+  });
+}
+
+}  // namespace riemdp
+
+#endif
