@@ -1,0 +1,61 @@
+# riemdp developer and CI entry points.
+#   make deps      install what is missing (R packages, pandoc)
+#   make document  regenerate man/ and NAMESPACE with roxygen2 (developers)
+#   make install   install the package from this tree
+#   make demo      geometry tour -> demo-output/
+#   make check     R CMD build + R CMD check; fails on ERROR/WARNING or failing
+#                  tests; always ends with `tests: N passed, M failed`
+#   make bench     geometry benchmarks
+#   make clean     remove build and check products
+
+R ?= R
+RSCRIPT ?= Rscript
+JOBS ?= 2
+PKG := riemdp
+# Scratch directory for R CMD build/check. Not `build/`: R CMD build puts its
+# own build/ (vignette index) into the tarball, and ignoring ^build$ in
+# .Rbuildignore would drop it.
+CHECKDIR ?= check-build
+DEMO_OUT ?= demo-output
+BUILD_ARGS ?=
+CHECK_ARGS ?= --no-manual
+
+.PHONY: all deps document install demo check bench clean
+
+all: check
+
+deps:
+	@bash tools/install-deps.sh
+
+document:
+	$(RSCRIPT) -e 'roxygen2::roxygenise()'
+
+install: deps
+	@mkdir -p $(CHECKDIR)
+	@echo "==> R CMD INSTALL . (log: $(CHECKDIR)/install.log)"
+	@MAKEFLAGS=-j$(JOBS) $(R) CMD INSTALL --preclean --no-multiarch . \
+	  > $(CHECKDIR)/install.log 2>&1 \
+	  || { tail -n 60 $(CHECKDIR)/install.log; echo "R CMD INSTALL failed"; exit 1; }
+	@grep -E '^\* DONE' $(CHECKDIR)/install.log || true
+
+demo: install
+	$(RSCRIPT) inst/scripts/demo.R $(DEMO_OUT)
+
+check: deps
+	@rm -rf $(CHECKDIR) && mkdir -p $(CHECKDIR)
+	@cd $(CHECKDIR) && \
+	  echo "==> R CMD build $(BUILD_ARGS)" && \
+	  MAKEFLAGS=-j$(JOBS) $(R) CMD build $(BUILD_ARGS) "$(CURDIR)" && \
+	  echo "==> R CMD check $(CHECK_ARGS)" && \
+	  MAKEFLAGS=-j$(JOBS) _R_CHECK_FORCE_SUGGESTS_=false NOT_CRAN=true \
+	    $(R) CMD check $(CHECK_ARGS) $(PKG)_*.tar.gz \
+	  || echo "==> R CMD build/check exited non-zero"
+	@bash tools/check-summary.sh $(CHECKDIR)/$(PKG).Rcheck
+
+bench: install
+	$(RSCRIPT) bench/geometry.R
+
+clean:
+	rm -rf $(CHECKDIR) $(DEMO_OUT) $(PKG).Rcheck $(PKG)_*.tar.gz
+	rm -f src/*.o src/*.so src/*.dll
+	find src -name '*.o' -delete
