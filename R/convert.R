@@ -67,7 +67,9 @@ from_values <- function(M, values, n, single, like = NULL) {
   if (is.null(shape)) {
     nm <- if (is.null(dim(like))) names(like) else colnames(like)
     if (single) return(stats::setNames(values, nm))
-    return(matrix(values, nrow = n, ncol = M$ambient, dimnames = if (!is.null(nm)) list(NULL, nm)))
+    dim(values) <- c(n, M$ambient)  # no copy
+    if (!is.null(nm)) colnames(values) <- nm
+    return(values)
   }
   dn <- dimnames(like)[1:2]
   if (single) return(matrix(values, shape[1], shape[2], dimnames = dn))

@@ -16,6 +16,8 @@ class Euclidean : public Manifold {
   double curvature_min() const override { return 0.0; }
   double curvature_max() const override { return 0.0; }
 
+  void exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const override { out = p + r * u; }
+
   void exp(CVecRef p, CVecRef v, VecRef out) const override { out = p + v; }
   void log(CVecRef p, CVecRef q, VecRef out) const override { out = q - p; }
   double inner(CVecRef, CVecRef u, CVecRef v) const override { return u.dot(v); }

@@ -42,6 +42,8 @@ class Hyperbolic : public Manifold {
     return dist_from_chord(p, q, c);
   }
 
+  void exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const override { out = std::cosh(r) * p + std::sinh(r) * u; }
+
   // Log_p(q) = dist * w/|w|_L, w = q + <p,q>_L p = (q-p) + <p,q-p>_L p.
   void log(CVecRef p, CVecRef q, VecRef out) const override {
     out = q - p;

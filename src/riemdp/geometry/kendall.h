@@ -53,6 +53,8 @@ class Kendall : public Manifold {
     out = std::cos(nv) * p + num::sinc(nv) * v;
   }
 
+  void exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const override { out = std::cos(r) * p + std::sin(r) * u; }
+
   // Align, then the sphere log (which is horizontal after alignment).
   void log(CVecRef p, CVecRef q, VecRef out) const override {
     Vec w(2 * k_);

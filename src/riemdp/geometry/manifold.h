@@ -60,6 +60,12 @@ class Manifold {
 
   double norm(CVecRef p, CVecRef v) const { return std::sqrt(std::max(0.0, inner(p, v, v))); }
 
+  // Exp_p(r u) for a unit vector u (samplers); override to save the norm.
+  virtual void exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const {
+    Vec v = r * u;
+    exp(p, v, out);
+  }
+
   // Exp_p(t v).
   void geodesic(CVecRef p, CVecRef v, double t, VecRef out) const {
     Vec tv = t * v;

@@ -22,6 +22,8 @@ class Sphere : public Manifold {
     out = std::cos(nv) * p + num::sinc(nv) * v;
   }
 
+  void exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const override { out = std::cos(r) * p + std::sin(r) * u; }
+
   // Log_p(q) = dist * w/|w|, w = q - <p,q>p written as (q-p) - <p,q-p>p so
   // that nearby points do not cancel.
   void log(CVecRef p, CVecRef q, VecRef out) const override {

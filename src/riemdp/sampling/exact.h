@@ -24,8 +24,8 @@ void sample_isotropic(const Manifold& M, CVecRef eta, RadialKernel kernel, int n
     } while (nz == 0.0);
     const double r = radial.draw(rng);
     u.noalias() = B * z;
-    u *= r / nz;
-    M.exp(eta, u, x);
+    u /= nz;
+    M.exp_unit(eta, u, r, x);
     out(i, x);
   }
 }

@@ -53,9 +53,17 @@ class RadialSampler {
       const double v = rng.unif();
       if (std::isinf(b)) r = a + std::log(v) / g;
       else if (std::abs(g * (b - a)) < 1e-12) r = a + v * (b - a);
-      else r = a + std::log1p(v * std::expm1(g * (b - a))) / g;
+      else r = a + std::log1p(v * em1_[s]) / g;
       const double env = h_[s] + g * (r - x_[s]);
-      if (std::log(rng.unif()) <= log_density(r) - shift_ - env) return r;
+      const double lu = std::log(rng.unif());
+      // Squeeze: by concavity h lies above its chords between abscissae, so
+      // most draws are accepted without evaluating h.
+      const std::size_t c = r < x_[s] ? s - (s > 0) : s;
+      if (c + 1 < x_.size() && r >= x_[c] && r <= x_[c + 1]) {
+        const double w = (r - x_[c]) / (x_[c + 1] - x_[c]);
+        if (lu <= (1.0 - w) * h_[c] + w * h_[c + 1] - env) return r;
+      }
+      if (lu <= log_density(r) - shift_ - env) return r;
     }
   }
 
@@ -66,7 +74,7 @@ class RadialSampler {
   const Manifold& M_;
   RadialKernel k_;
   double lo_, hi_;
-  std::vector<double> x_, h_, g_, z_, cum_;
+  std::vector<double> x_, h_, g_, z_, cum_, em1_;  // em1_: expm1(g (b - a)) per segment
   double shift_ = 0.0;
 
   static double inf() { return std::numeric_limits<double>::infinity(); }
@@ -152,9 +160,11 @@ class RadialSampler {
     for (std::size_t j = 0; j < K; ++j) h_[j] -= H;  // envelope relative to H
     shift_ = H;  // h_ holds the envelope relative to H
     cum_.assign(K, 0.0);
+    em1_.assign(K, 0.0);
     double total = 0.0;
     for (std::size_t j = 0; j < K; ++j) {
       const double a = z_[j], b = z_[j + 1], g = g_[j];
+      if (!std::isinf(b)) em1_[j] = std::expm1(g * (b - a));
       const double ea = std::exp(h_[j] + g * (a - x_[j]));
       double mass;
       if (std::isinf(b)) mass = ea / (-g);
