@@ -44,7 +44,8 @@ mcmc_control <- function(n_iter = 2000L, burn_in = 1000L, thin = 10L, step = NUL
   thin <- check_count(thin, "thin", 1, call)
   if (!is.null(step)) step <- check_positive(step, "step", call)
   if (!is.logical(adapt) || length(adapt) != 1L || is.na(adapt)) abort("`adapt` must be TRUE or FALSE", call)
-  if (!is.numeric(target_accept) || length(target_accept) != 1L || !(target_accept > 0 && target_accept < 1))
+  if (!is.numeric(target_accept) || length(target_accept) != 1L || is.na(target_accept) ||
+      !(target_accept > 0 && target_accept < 1))
     abort("`target_accept` must be a single number in (0, 1)", call)
   if (!is.null(resume)) {
     st <- attr(resume, "mcmc")

@@ -5,7 +5,9 @@
 
 #include <Rcpp.h>
 
+#include <array>
 #include <memory>
+#include <tuple>
 
 #include "riemdp/riemdp.h"
 
@@ -56,6 +58,24 @@ struct Writer {
       for (int j = 0; j < D; ++j) o[static_cast<R_xlen_t>(i) * D + j] = v[j];
   }
 };
+
+// Applies f(inputs..., out) to every index of the broadcast point sets and
+// writes n points of length D in R's layout.
+template <class F, class... Sets>
+Rcpp::NumericVector pointwise(int D, bool by_row, F f, const Sets&... sets) {
+  const int n = std::max({sets.n...});
+  Writer W(n, D, by_row);
+  std::array<Vec, sizeof...(Sets)> in;
+  for (auto& v : in) v.resize(D);
+  Vec o(D);
+  for (int i = 0; i < n; ++i) {
+    std::size_t j = 0;
+    ((sets.get(i, in[j++])), ...);
+    std::apply([&](auto&... a) { f(a..., o); }, in);
+    W.put(i, o);
+  }
+  return W.out;
+}
 
 // The fast generator, seeded from R's RNG at each call (Rcpp's RNGScope
 // wraps every export), so set.seed() reproduces every draw.

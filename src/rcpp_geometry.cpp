@@ -7,34 +7,14 @@ using namespace glue;
 Rcpp::NumericVector geom_exp(Rcpp::List M, Rcpp::List p, Rcpp::List v, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
-  Set P(p, D), V(v, D);
-  const int n = std::max(P.n, V.n);
-  Writer W(n, D, by_row);
-  Vec a(D), b(D), o(D);
-  for (int i = 0; i < n; ++i) {
-    P.get(i, a);
-    V.get(i, b);
-    m->exp(a, b, o);
-    W.put(i, o);
-  }
-  return W.out;
+  return pointwise(D, by_row, [&](const Vec& a, const Vec& b, Vec& o) { m->exp(a, b, o); }, Set(p, D), Set(v, D));
 }
 
 // [[Rcpp::export]]
 Rcpp::NumericVector geom_log(Rcpp::List M, Rcpp::List p, Rcpp::List q, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
-  Set P(p, D), Q(q, D);
-  const int n = std::max(P.n, Q.n);
-  Writer W(n, D, by_row);
-  Vec a(D), b(D), o(D);
-  for (int i = 0; i < n; ++i) {
-    P.get(i, a);
-    Q.get(i, b);
-    m->log(a, b, o);
-    W.put(i, o);
-  }
-  return W.out;
+  return pointwise(D, by_row, [&](const Vec& a, const Vec& b, Vec& o) { m->log(a, b, o); }, Set(p, D), Set(q, D));
 }
 
 // [[Rcpp::export]]
@@ -83,18 +63,8 @@ Rcpp::NumericVector geom_inner(Rcpp::List M, Rcpp::List p, Rcpp::List u, Rcpp::L
 Rcpp::NumericVector geom_transport(Rcpp::List M, Rcpp::List p, Rcpp::List q, Rcpp::List v, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
-  Set P(p, D), Q(q, D), V(v, D);
-  const int n = std::max({P.n, Q.n, V.n});
-  Writer W(n, D, by_row);
-  Vec a(D), b(D), c(D), o(D);
-  for (int i = 0; i < n; ++i) {
-    P.get(i, a);
-    Q.get(i, b);
-    V.get(i, c);
-    m->transport(a, b, c, o);
-    W.put(i, o);
-  }
-  return W.out;
+  return pointwise(D, by_row, [&](const Vec& a, const Vec& b, const Vec& c, Vec& o) { m->transport(a, b, c, o); },
+                   Set(p, D), Set(q, D), Set(v, D));
 }
 
 // [[Rcpp::export]]
@@ -119,32 +89,14 @@ Rcpp::NumericVector geom_geodesic(Rcpp::List M, Rcpp::List p, Rcpp::List v, Rcpp
 Rcpp::NumericVector geom_project(Rcpp::List M, Rcpp::List x, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
-  Set X(x, D);
-  Writer W(X.n, D, by_row);
-  Vec a(D), o(D);
-  for (int i = 0; i < X.n; ++i) {
-    X.get(i, a);
-    m->project(a, o);
-    W.put(i, o);
-  }
-  return W.out;
+  return pointwise(D, by_row, [&](const Vec& a, Vec& o) { m->project(a, o); }, Set(x, D));
 }
 
 // [[Rcpp::export]]
 Rcpp::NumericVector geom_to_tangent(Rcpp::List M, Rcpp::List p, Rcpp::List x, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
-  Set P(p, D), X(x, D);
-  const int n = std::max(P.n, X.n);
-  Writer W(n, D, by_row);
-  Vec a(D), b(D), o(D);
-  for (int i = 0; i < n; ++i) {
-    P.get(i, a);
-    X.get(i, b);
-    m->to_tangent(a, b, o);
-    W.put(i, o);
-  }
-  return W.out;
+  return pointwise(D, by_row, [&](const Vec& a, const Vec& b, Vec& o) { m->to_tangent(a, b, o); }, Set(p, D), Set(x, D));
 }
 
 // First point that is off the manifold: list(index (1-based), message), or NULL.

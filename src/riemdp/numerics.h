@@ -29,6 +29,9 @@ namespace num {
 
 constexpr double pi = 3.14159265358979323846;
 
+// max(x, 0) that propagates NaN (std::max(0.0, NaN) returns 0).
+inline double clamp0(double x) { return x < 0.0 ? 0.0 : x; }
+
 // sin(x)/x with a Taylor branch near 0.
 inline double sinc(double x) {
   const double x2 = x * x;

@@ -24,7 +24,7 @@ class Hyperbolic : public Manifold {
 
   // Exp_p(v) = cosh|v| p + sinh|v| v/|v|.
   void exp(CVecRef p, CVecRef v, VecRef out) const override {
-    const double nv = std::sqrt(std::max(0.0, minkowski(v, v)));
+    const double nv = std::sqrt(num::clamp0(minkowski(v, v)));
     out = std::cosh(nv) * p + num::sinhc(nv) * v;
   }
 
@@ -32,9 +32,10 @@ class Hyperbolic : public Manifold {
   // where acosh(-<p,q>_L) loses half the digits; acosh(-<p,q>_L) for far
   // points, where |c|_L^2 cancels.
   static double dist_from_chord(CVecRef p, CVecRef q, CVecRef c) {
-    const double c2 = std::max(0.0, minkowski(c, c));
+    const double c2 = num::clamp0(minkowski(c, c));
     if (c2 < 4.0) return 2.0 * std::asinh(0.5 * std::sqrt(c2));
-    return std::acosh(std::max(1.0, -minkowski(p, q)));
+    const double m = -minkowski(p, q);
+    return std::acosh(m < 1.0 ? 1.0 : m);
   }
 
   double dist(CVecRef p, CVecRef q) const override {
@@ -49,7 +50,7 @@ class Hyperbolic : public Manifold {
     out = q - p;
     const double d = dist_from_chord(p, q, out);
     out += minkowski(p, out) * p;
-    const double nw = std::sqrt(std::max(0.0, minkowski(out, out)));
+    const double nw = std::sqrt(num::clamp0(minkowski(out, out)));
     if (nw == 0.0) { out.setZero(); return; }
     out *= d / nw;
   }

@@ -7,7 +7,7 @@
 #ifndef RIEMDP_GEOMETRY_KENDALL_H
 #define RIEMDP_GEOMETRY_KENDALL_H
 
-#include "manifold.h"
+#include "sphere.h"
 
 namespace riemdp {
 
@@ -48,10 +48,7 @@ class Kendall : public Manifold {
     return m;
   }
 
-  void exp(CVecRef p, CVecRef v, VecRef out) const override {
-    const double nv = v.norm();
-    out = std::cos(nv) * p + num::sinc(nv) * v;
-  }
+  void exp(CVecRef p, CVecRef v, VecRef out) const override { unit_sphere_exp(p, v, out); }
 
   void exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const override { out = std::cos(r) * p + std::sin(r) * u; }
 
@@ -61,12 +58,7 @@ class Kendall : public Manifold {
     const double m = align(p, q, w);
     if (m < 1e-14)
       throw domain_error("the shapes are at the maximal distance pi/2 (cut locus): the log is not defined");
-    out = w - p;
-    const double a = out.norm(), b = (w + p).norm();
-    out -= p.dot(out) * p;
-    const double nw = out.norm();
-    if (nw == 0.0) { out.setZero(); return; }
-    out *= num::chord_angle(a, b) / nw;
+    unit_sphere_log(p, w, out);
   }
 
   // dist = acos|<z,w>| in a stable form: chord angle after alignment when the

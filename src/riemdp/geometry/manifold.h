@@ -58,7 +58,7 @@ class Manifold {
     return norm(p, w);
   }
 
-  double norm(CVecRef p, CVecRef v) const { return std::sqrt(std::max(0.0, inner(p, v, v))); }
+  double norm(CVecRef p, CVecRef v) const { return std::sqrt(num::clamp0(inner(p, v, v))); }
 
   // Exp_p(r u) for a unit vector u (samplers); override to save the norm.
   virtual void exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const {

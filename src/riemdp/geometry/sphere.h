@@ -6,6 +6,30 @@
 
 namespace riemdp {
 
+// Exp and Log on a unit sphere of any ambient dimension; shared with Kendall's
+// preshape sphere.
+// Exp_p(v) = cos|v| p + sin|v| v/|v|.
+inline void unit_sphere_exp(CVecRef p, CVecRef v, VecRef out) {
+  const double nv = v.norm();
+  out = std::cos(nv) * p + num::sinc(nv) * v;
+}
+
+// Log_p(q) = dist * w/|w|, w = q - <p,q>p written as (q-p) - <p,q-p>p so that
+// nearby points do not cancel; dist = 2 atan2(|q-p|, |q+p|).
+inline void unit_sphere_log(CVecRef p, CVecRef q, VecRef out) {
+  out = q - p;
+  const double a = out.norm();
+  const double b = (q + p).norm();
+  out -= p.dot(out) * p;
+  const double nw = out.norm();
+  if (nw == 0.0) {
+    if (a > b) throw domain_error("antipodal points on the sphere: the log is not defined at the cut locus");
+    out.setZero();
+    return;
+  }
+  out *= num::chord_angle(a, b) / nw;
+}
+
 class Sphere : public Manifold {
  public:
   explicit Sphere(int d) : d_(d) {}
@@ -16,29 +40,11 @@ class Sphere : public Manifold {
   double curvature_min() const override { return 1.0; }
   double curvature_max() const override { return 1.0; }
 
-  // Exp_p(v) = cos|v| p + sin|v| v/|v|.
-  void exp(CVecRef p, CVecRef v, VecRef out) const override {
-    const double nv = v.norm();
-    out = std::cos(nv) * p + num::sinc(nv) * v;
-  }
+  void exp(CVecRef p, CVecRef v, VecRef out) const override { unit_sphere_exp(p, v, out); }
 
   void exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const override { out = std::cos(r) * p + std::sin(r) * u; }
 
-  // Log_p(q) = dist * w/|w|, w = q - <p,q>p written as (q-p) - <p,q-p>p so
-  // that nearby points do not cancel.
-  void log(CVecRef p, CVecRef q, VecRef out) const override {
-    out = q - p;
-    const double a = out.norm();
-    const double b = (q + p).norm();
-    out -= p.dot(out) * p;
-    const double nw = out.norm();
-    if (nw == 0.0) {
-      if (a > b) throw domain_error("antipodal points on the sphere: the log is not defined at the cut locus");
-      out.setZero();
-      return;
-    }
-    out *= num::chord_angle(a, b) / nw;
-  }
+  void log(CVecRef p, CVecRef q, VecRef out) const override { unit_sphere_log(p, q, out); }
 
   double dist(CVecRef p, CVecRef q) const override {
     return num::chord_angle((q - p).norm(), (q + p).norm());

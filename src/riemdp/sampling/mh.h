@@ -51,7 +51,10 @@ MHResult metropolis_hastings(const Manifold& M, const LogTarget& log_f, CVecRef 
     bool acc = false;
     if (s * z.norm() < inj) {
       M.exp(x, v, y);
-      const double ly = log_f(y);
+      // Snap the proposal back onto the manifold so that rounding does not
+      // accumulate along the chain (the hyperboloid drifts far from the origin).
+      M.project(y, y);
+      const double ly = y.allFinite() ? log_f(y) : -std::numeric_limits<double>::infinity();
       if (std::isfinite(ly) && std::log(rng.unif()) < ly - lx) {
         x.swap(y);
         lx = ly;
