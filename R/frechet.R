@@ -23,7 +23,11 @@
 #' @return An object of class `c("riemdp_frechet_mean", "riemdp_fit")`: a list
 #'   with `manifold`, `estimate` (a point in the manifold's layout),
 #'   `iterations`, `grad_norm`, `converged`, `cost` (the value of \eqn{F}),
-#'   `n` and `call`. Methods: `print()`, `summary()`, `coef()`.
+#'   `n`, `data` (the input points) and `call`. Methods: `print()`,
+#'   `summary()` (with quantiles of the geodesic distances to the mean),
+#'   `coef()`, `residuals()` (the tangent vectors \eqn{Log_{\bar x}(x_i)} at
+#'   the mean, in the manifold's layout) and `plot()` (histogram of the
+#'   distances to the mean).
 #' @examples
 #' S2 <- manifold_sphere(2)
 #' fit <- frechet_mean(S2, fiji_quakes)
@@ -32,6 +36,7 @@
 #'
 #' fit_spd <- frechet_mean(manifold_spd(3), eustock_cov)
 #' summary(fit_spd)
+#' plot(fit_spd)
 #' @export
 frechet_mean <- function(M, X, init = NULL, max_iter = 100L, tol = 1e-10) {
   call <- sys.call()
@@ -44,7 +49,7 @@ frechet_mean <- function(M, X, init = NULL, max_iter = 100L, tol = 1e-10) {
   r <- core_call(stat_frechet_mean(M, S, I, max_iter, tol), call, "`X`")
   structure(list(manifold = M, estimate = from_values(M, r$mean, 1L, TRUE, X),
                  iterations = r$iterations, grad_norm = r$grad_norm, converged = r$converged,
-                 cost = r$cost, n = S$n, call = call),
+                 cost = r$cost, n = S$n, data = X, call = call),
             class = c("riemdp_frechet_mean", "riemdp_fit"))
 }
 
@@ -85,11 +90,28 @@ print.riemdp_fit <- function(x, digits = max(3L, getOption("digits") - 3L), ...)
 
 #' @export
 summary.riemdp_fit <- function(object, ...) {
+  d <- riem_dist(object$manifold, object$estimate, object$data)
   structure(list(manifold = object$manifold, n = object$n, estimate = object$estimate,
                  iterations = object$iterations, converged = object$converged,
                  grad_norm = object$grad_norm, cost = object$cost,
-                 rms_dist = sqrt(2 * object$cost), call = object$call),
+                 rms_dist = sqrt(2 * object$cost), dist_quantiles = stats::quantile(d),
+                 call = object$call),
             class = "summary.riemdp_fit")
+}
+
+#' @export
+residuals.riemdp_fit <- function(object, ...) {
+  riem_log(object$manifold, object$estimate, object$data)
+}
+
+#' @export
+plot.riemdp_fit <- function(x, main = NULL, xlab = "geodesic distance to the Fr\u00e9chet mean", ...) {
+  d <- riem_dist(x$manifold, x$estimate, x$data)
+  if (is.null(main)) main <- sprintf("Fr\u00e9chet mean on %s (n = %d)", manifold_label(x$manifold), x$n)
+  graphics::hist(d, main = main, xlab = xlab, ...)
+  graphics::abline(v = sqrt(2 * x$cost), lty = 2)
+  graphics::legend("topright", legend = "root mean squared distance", lty = 2, bty = "n")
+  invisible(x)
 }
 
 #' @export
@@ -100,6 +122,8 @@ print.summary.riemdp_fit <- function(x, digits = max(3L, getOption("digits") - 3
   cat(sprintf("Points: %d\n", x$n))
   cat(sprintf("Fr\u00e9chet function F = (1/2n) sum d^2: %s\n", format(x$cost, digits = digits)))
   cat(sprintf("Root mean squared geodesic distance to the mean: %s\n", format(x$rms_dist, digits = digits)))
+  cat("Quantiles of the geodesic distances to the mean:\n")
+  print(x$dist_quantiles, digits = digits)
   cat(sprintf("Gradient descent: %s, %d iterations, final gradient norm %s\n",
               if (x$converged) "converged" else "not converged", x$iterations,
               format(x$grad_norm, digits = 3)))

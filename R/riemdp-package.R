@@ -13,5 +13,5 @@
 #' @keywords internal
 #' @useDynLib riemdp, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
-#' @importFrom stats coef
+#' @importFrom stats coef residuals
 "_PACKAGE"
