@@ -53,8 +53,8 @@ samp_radial <- function(M, n, kernel, sigma) {
     .Call(`_riemdp_samp_radial`, M, n, kernel, sigma)
 }
 
-samp_spd <- function(M, eta, n, kernel, sigma, control) {
-    .Call(`_riemdp_samp_spd`, M, eta, n, kernel, sigma, control)
+samp_spd <- function(M, eta, n, kernel, sigma, control, init) {
+    .Call(`_riemdp_samp_spd`, M, eta, n, kernel, sigma, control, init)
 }
 
 samp_mh_radial <- function(M, eta, n, kernel, sigma, init, control, center, radius, by_row) {

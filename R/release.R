@@ -61,6 +61,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                             outside = c("error", "clip"), normalizer = c("conservative", "footprint_free"),
                             sigma = NULL, method = c("auto", "exact", "mh"), control = mcmc_control()) {
   call <- sys.call()
+  public_call <- call_without_data(match.call(), "X")
   check_manifold(M, call)
   mechanism <- match.arg(mechanism)
   outside <- match.arg(outside)
@@ -116,8 +117,17 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                  n = n, radius = radius, center = from_values(M, C$x, 1L, TRUE, center),
                  outside = outside, sampler = sampler,
                  control = if (sampler == "exact") NULL else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
-                 call = call),
+                 call = public_call),
             class = c("riemdp_frechet_release", "riemdp_release"))
+}
+
+# The call of a release, with data arguments that are not plain names (as
+# under do.call() or lapply()) replaced by their argument name, so that the
+# release never holds the data.
+call_without_data <- function(call, args) {
+  for (a in intersect(args, names(call)))
+    if (!is.name(call[[a]])) call[[a]] <- as.name(a)
+  call
 }
 
 # Points outside B_radius(center): an error, or moved to the boundary along the

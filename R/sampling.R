@@ -170,7 +170,8 @@ riem_rradial <- function(M, n, footprint, sigma, method, control, kernel, call) 
   ctl <- control
   if (method == "eigen-mh") {
     if (is.null(ctl$step)) ctl$step <- sigma
-    res <- core_call(samp_spd(M, E, n, kernel, sigma, mcmc_settings(ctl)), call)
+    init <- if (is.null(ctl$init)) NULL else as_points(M, ctl$init, "control$init", call)
+    res <- core_call(samp_spd(M, E, n, kernel, sigma, mcmc_settings(ctl), init), call)
   } else {
     if (is.null(ctl$step)) ctl$step <- min(sigma, M$inj / 4)
     init <- if (is.null(ctl$init)) E else as_points(M, ctl$init, "control$init", call)

@@ -193,8 +193,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // samp_spd
-Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, Rcpp::List control);
-RcppExport SEXP _riemdp_samp_spd(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP controlSEXP) {
+Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, Rcpp::List control, SEXP init);
+RcppExport SEXP _riemdp_samp_spd(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP controlSEXP, SEXP initSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -204,7 +204,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
     Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type control(controlSEXP);
-    rcpp_result_gen = Rcpp::wrap(samp_spd(M, eta, n, kernel, sigma, control));
+    Rcpp::traits::input_parameter< SEXP >::type init(initSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_spd(M, eta, n, kernel, sigma, control, init));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -301,7 +302,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_geom_tangent_basis", (DL_FUNC) &_riemdp_geom_tangent_basis, 2},
     {"_riemdp_samp_exact", (DL_FUNC) &_riemdp_samp_exact, 6},
     {"_riemdp_samp_radial", (DL_FUNC) &_riemdp_samp_radial, 4},
-    {"_riemdp_samp_spd", (DL_FUNC) &_riemdp_samp_spd, 6},
+    {"_riemdp_samp_spd", (DL_FUNC) &_riemdp_samp_spd, 7},
     {"_riemdp_samp_mh_radial", (DL_FUNC) &_riemdp_samp_mh_radial, 10},
     {"_riemdp_samp_mh_kng", (DL_FUNC) &_riemdp_samp_mh_kng, 9},
     {"_riemdp_priv_frechet_sensitivity", (DL_FUNC) &_riemdp_priv_frechet_sensitivity, 3},

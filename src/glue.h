@@ -44,18 +44,20 @@ struct Set {
   void get(int i, Vec& out) const { out = points.col(n == 1 ? 0 : i); }
 };
 
-// Output of n points of length D in R's layout.
+// Output of n points of length D in R's layout. put() only writes through a
+// raw pointer, so distinct indices may be written from several threads.
 struct Writer {
   Rcpp::NumericVector out;
+  double* data;
   int n, D;
   bool by_row;
-  Writer(int n_, int D_, bool by_row_) : out(static_cast<R_xlen_t>(n_) * D_), n(n_), D(D_), by_row(by_row_) {}
+  Writer(int n_, int D_, bool by_row_)
+      : out(static_cast<R_xlen_t>(n_) * D_), data(out.begin()), n(n_), D(D_), by_row(by_row_) {}
   void put(int i, const Vec& v) {
-    double* o = out.begin();
     if (by_row)
-      for (int j = 0; j < D; ++j) o[i + static_cast<R_xlen_t>(j) * n] = v[j];
+      for (int j = 0; j < D; ++j) data[i + static_cast<R_xlen_t>(j) * n] = v[j];
     else
-      for (int j = 0; j < D; ++j) o[static_cast<R_xlen_t>(i) * D + j] = v[j];
+      for (int j = 0; j < D; ++j) data[static_cast<R_xlen_t>(i) * D + j] = v[j];
   }
 };
 

@@ -47,7 +47,10 @@ Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string 
   E.get(0, e);
   Xoshiro256pp rng = rng_from_r();
   Writer W(n, D, by_row);
-  sample_isotropic(*m, e, RadialKernel{kernel_kind(kernel), sigma}, n, rng, [&](int i, const Vec& x) { W.put(i, x); });
+  // Two streams (two threads on this project's 2-core machines); the draws
+  // depend only on R's seed.
+  sample_isotropic(
+      *m, e, RadialKernel{kernel_kind(kernel), sigma}, n, rng, [&](int i, const Vec& x) { W.put(i, x); }, 2);
   return W.out;
 }
 
@@ -64,7 +67,8 @@ Rcpp::NumericVector samp_radial(Rcpp::List M, int n, std::string kernel, double 
 
 // SPD: exact Haar directions, MH on the log-eigenvalues.
 // [[Rcpp::export]]
-Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, Rcpp::List control) {
+Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, Rcpp::List control,
+                    SEXP init) {
   const int k = Rcpp::as<int>(M["k"]);
   SPD m(k);
   const int D = k * k;
@@ -72,17 +76,23 @@ Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, dou
   Vec e(D);
   E.get(0, e);
   Xoshiro256pp rng = rng_from_r();
+  Vec x0(D);
+  if (!Rf_isNull(init)) Set(Rcpp::List(init), D).get(0, x0);
   Writer W(n, D, false);
   Rcpp::NumericVector trace(n);
-  const MHResult r = sample_spd(m, k, e, RadialKernel{kernel_kind(kernel), sigma}, n, mh_settings(control), rng,
-                                [&](int i, const Vec& x) {
-                                  W.put(i, x);
-                                  trace[i] = m.dist(e, x);
-                                });
-  // The chain runs on the log-eigenvalues: report the footprint as the state.
-  MHResult res = r;
-  res.state = e;
-  return mh_output(W, trace, res, D);
+  Vec last(D);
+  MHResult r = sample_spd(
+      m, k, e, RadialKernel{kernel_kind(kernel), sigma}, n, mh_settings(control), rng,
+      [&](int i, const Vec& x) {
+        W.put(i, x);
+        trace[i] = m.dist(e, x);
+        last = x;
+      },
+      Rf_isNull(init) ? nullptr : &x0);
+  // The chain runs on the log-eigenvalues; its state is carried by the last
+  // draw, from which a resumed call recovers them.
+  r.state = last;
+  return mh_output(W, trace, r, D);
 }
 
 // Metropolis-Hastings for the Laplace / Gaussian law (optionally restricted

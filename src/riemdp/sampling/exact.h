@@ -4,19 +4,22 @@
 #ifndef RIEMDP_SAMPLING_EXACT_H
 #define RIEMDP_SAMPLING_EXACT_H
 
+#include <exception>
+#include <thread>
+#include <vector>
+
 #include "radial.h"
+#include "rng.h"
 
 namespace riemdp {
 
-// Calls out(i, x) for i = 0..n-1.
+// Draws i = begin..end-1 and calls out(i, x).
 template <class Rng, class Out>
-void sample_isotropic(const Manifold& M, CVecRef eta, RadialKernel kernel, int n, Rng& rng, Out out) {
-  if (!M.isotropic()) throw domain_error("no exact radial sampler on " + M.name());
-  const RadialSampler radial(M, kernel);
-  const Mat B = M.tangent_basis(eta);
+void sample_isotropic_range(const Manifold& M, CVecRef eta, const RadialSampler& radial, const Mat& B, int begin,
+                            int end, Rng& rng, Out& out) {
   const int d = M.dim();
   Vec z(d), u(M.ambient()), x(M.ambient());
-  for (int i = 0; i < n; ++i) {
+  for (int i = begin; i < end; ++i) {
     double nz;
     do {
       for (int j = 0; j < d; ++j) z[j] = rng.norm();
@@ -28,6 +31,42 @@ void sample_isotropic(const Manifold& M, CVecRef eta, RadialKernel kernel, int n
     M.exp_unit(eta, u, r, x);
     out(i, x);
   }
+}
+
+// Calls out(i, x) for i = 0..n-1 (out must accept concurrent calls for
+// distinct i). The draws are split into `streams` contiguous blocks, block t
+// using the generator jumped t times; the blocks run on parallel threads,
+// but the result depends only on the generator's seed, not on the threads.
+template <class Out>
+void sample_isotropic(const Manifold& M, CVecRef eta, RadialKernel kernel, int n, Xoshiro256pp rng, Out out,
+                      int streams = 1) {
+  if (!M.isotropic()) throw domain_error("no exact radial sampler on " + M.name());
+  const RadialSampler radial(M, kernel);
+  const Mat B = M.tangent_basis(eta);
+  streams = std::max(1, std::min(streams, n / 10000 + 1));
+  std::vector<Xoshiro256pp> gens;
+  for (int t = 0; t < streams; ++t) {
+    gens.push_back(rng);
+    rng.jump();
+  }
+  std::vector<std::thread> threads;
+  std::vector<std::exception_ptr> errors(streams);
+  for (int t = 0; t < streams; ++t) {
+    const int begin = static_cast<int>(static_cast<long long>(n) * t / streams);
+    const int end = static_cast<int>(static_cast<long long>(n) * (t + 1) / streams);
+    auto work = [&, t, begin, end]() {
+      try {
+        sample_isotropic_range(M, eta, radial, B, begin, end, gens[t], out);
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    };
+    if (t + 1 < streams) threads.emplace_back(work);
+    else work();
+  }
+  for (auto& th : threads) th.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace riemdp

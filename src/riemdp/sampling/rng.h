@@ -58,6 +58,21 @@ class Xoshiro256pp {
 
   double expo() { return -std::log(unif()); }
 
+  // Advance by 2^128 steps: non-overlapping streams for parallel work.
+  void jump() {
+    static const std::uint64_t J[] = {0x180ec6d33cfd0abaULL, 0xd5a61266f0c9392cULL, 0xa9582618e03fc9aaULL,
+                                      0x39abdc4529b1661cULL};
+    std::uint64_t t[4] = {0, 0, 0, 0};
+    for (std::uint64_t j : J)
+      for (int b = 0; b < 64; ++b) {
+        if (j & (std::uint64_t{1} << b))
+          for (int i = 0; i < 4; ++i) t[i] ^= s_[i];
+        next();
+      }
+    for (int i = 0; i < 4; ++i) s_[i] = t[i];
+    has_spare_ = false;
+  }
+
  private:
   std::uint64_t s_[4];
   double spare_ = 0.0;

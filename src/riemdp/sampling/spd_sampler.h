@@ -50,16 +50,23 @@ Mat haar_orthogonal(int k, Rng& rng) {
   return Q;
 }
 
+// init: optional point whose log-eigenvalues (whitened by eta) start the
+// chain, e.g. the last draw of a previous call (resuming).
 template <class Rng, class Out>
 MHResult sample_spd(const SPD& M, int k, CVecRef eta, RadialKernel kernel, int n, const MHSettings& set, Rng& rng,
-                    Out out) {
+                    Out out, const Vec* init = nullptr) {
   if (kernel.kind == RadialKernel::laplace && !(kernel.sigma < spd_laplace_sigma_max(k)))
     throw domain_error("the Laplace law on SPD does not exist for this sigma");
   const SPD::Roots roots = M.roots(eta);
   const Euclidean Rk(k);
   const SpdEigenTarget target{kernel};
   Vec r0 = Vec::Zero(k);
-  for (int i = 0; i < k; ++i) r0[i] = 1e-3 * (i - 0.5 * (k - 1));  // off the diagonal r_i = r_j
+  if (init) {
+    const Mat W = num::sym(roots.inv_half * Eigen::Map<const Mat>(init->data(), k, k) * roots.inv_half);
+    r0 = Eigen::SelfAdjointEigenSolver<Mat>(W, Eigen::EigenvaluesOnly).eigenvalues().array().log();
+  } else {
+    for (int i = 0; i < k; ++i) r0[i] = 1e-3 * (i - 0.5 * (k - 1));  // off the diagonal r_i = r_j
+  }
   Vec x(k * k);
   return metropolis_hastings(Rk, target, r0, n, set, rng, [&](int i, const Vec& r, double) {
     const Mat U = haar_orthogonal(k, rng);

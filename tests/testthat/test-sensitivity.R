@@ -1,0 +1,146 @@
+# Sensitivity of the Frechet mean (DESIGN §4; Reimherr et al. 2021, Thm 2):
+# closed forms, the admissible radius, and the bound against adjacent
+# datasets (one point replaced) in the ball, including adversarial ones.
+
+h_ref <- function(r, kappa) if (kappa > 0) 2 * r * sqrt(kappa) / tan(2 * r * sqrt(kappa)) else 1
+
+test_that("sensitivity_frechet_mean and _gradient follow the closed forms", {
+  for (n in c(1, 5, 20, 1000)) {
+    # curvature 1: spheres of every dimension
+    for (d in c(1, 2, 4)) for (r in c(0.1, pi / 8, 0.7)) {
+      h <- h_ref(r, 1)
+      expect_equal(sensitivity_frechet_mean(manifold_sphere(d), n, r), 2 * r * (2 - h) / (n * h), tolerance = 1e-12,
+                   label = sprintf("sphere(%d), n %d, r %g", d, n, r))
+      expect_equal(sensitivity_frechet_gradient(manifold_sphere(d), n, r), 2 * r * (2 - h) / n, tolerance = 1e-12,
+                   label = sprintf("gradient, sphere(%d), n %d, r %g", d, n, r))
+    }
+    # Kendall: kappa_max = 4
+    for (k in c(3, 5)) for (r in c(0.05, 0.2, 0.35)) {
+      h <- h_ref(r, 4)
+      expect_equal(sensitivity_frechet_mean(manifold_kendall(k), n, r), 2 * r * (2 - h) / (n * h), tolerance = 1e-12,
+                   label = sprintf("kendall(%d), n %d, r %g", k, n, r))
+      expect_equal(sensitivity_frechet_gradient(manifold_kendall(k), n, r), 2 * r * (2 - h) / n, tolerance = 1e-12)
+    }
+    # kappa <= 0: 2r/n at any radius
+    for (M in list(manifold_euclidean(1), manifold_euclidean(3), manifold_hyperbolic(2), manifold_hyperbolic(3),
+                   manifold_spd(2), manifold_spd(3), manifold_spd(1))) {
+      for (r in c(0.1, 1, 5, 50)) {
+        expect_equal(sensitivity_frechet_mean(M, n, r), 2 * r / n, tolerance = 1e-14,
+                     label = sprintf("%s, n %d, r %g", M$type, n, r))
+        expect_equal(sensitivity_frechet_gradient(M, n, r), 2 * r / n, tolerance = 1e-14)
+      }
+    }
+  }
+  # small radius on the sphere: h -> 1, Delta -> 2r/n
+  expect_equal(sensitivity_frechet_mean(manifold_sphere(2), 10, 1e-5), 2e-5 / 10, tolerance = 1e-8)
+  # a number, positive, increasing in the radius
+  rs <- seq(0.01, 0.78, length.out = 30)
+  D <- vapply(rs, function(r) sensitivity_frechet_mean(manifold_sphere(2), 10, r), numeric(1))
+  expect_true(all(is.finite(D)) && all(D > 0) && all(diff(D) > 0))
+  # the sphere bound blows up as r -> pi/4 (h -> 0)
+  expect_gt(sensitivity_frechet_mean(manifold_sphere(2), 10, pi / 4 - 1e-6), 1e4)
+})
+
+test_that("the radius must be below r*: pi/4 on the sphere, pi/8 on Kendall's space", {
+  S2 <- manifold_sphere(2)
+  K5 <- manifold_kendall(5)
+  for (f in list(sensitivity_frechet_mean, sensitivity_frechet_gradient)) {
+    expect_error_mentions(f(S2, 10, pi / 4), c("`radius`", "r\\*"))
+    expect_error_mentions(f(S2, 10, 0.8), "`radius`")
+    expect_error_mentions(f(S2, 10, 3), "`radius`")
+    expect_error_mentions(f(manifold_sphere(1), 10, pi / 4), "`radius`")
+    expect_error_mentions(f(K5, 10, pi / 8), c("`radius`", "r\\*"))
+    expect_error_mentions(f(manifold_kendall(3), 10, 0.4), "`radius`")
+    expect_true(is.finite(f(S2, 10, pi / 4 - 1e-9)))
+    expect_true(is.finite(f(K5, 10, pi / 8 - 1e-9)))
+    # bad radius and n
+    for (r in list(0, -1, NA, Inf, c(0.1, 0.2))) expect_error_mentions(f(S2, 10, r), "`radius`")
+    for (n in list(0, -1, 2.5, NA)) expect_error_mentions(f(S2, n, 0.1), "`n`")
+    expect_error_mentions(f(list(type = "sphere"), 10, 0.1), "`M`")
+  }
+  # the message states the value of r*
+  expect_error_mentions(sensitivity_frechet_mean(S2, 10, 1), "0\\.785398")
+  expect_error_mentions(sensitivity_frechet_mean(K5, 10, 1), "0\\.392699")
+})
+
+# Adjacent datasets in B_radius(c) on M; returns the distances between the
+# two Frechet means, for every pair.
+adjacent_shifts <- function(M, c, n, radius, n_random = 80) {
+  fm <- function(pts) frechet_mean(M, stack_points(M, pts))$estimate
+  shift <- function(D, xnew) {
+    D2 <- D
+    D2[[length(D)]] <- xnew
+    riem_dist(M, fm(D), fm(D2))
+  }
+  out <- numeric(0)
+  # spread data, half of it on the boundary; the replaced point anywhere in
+  # the ball or on its boundary
+  for (i in seq_len(n_random)) {
+    D <- rand_ball_points(M, c, n, radius, boundary = 0.5)
+    out <- c(out, shift(D, rand_ball_points(M, c, 1, radius, boundary = 0.7)[[1]]))
+  }
+  # adversarial: n - 1 points at one boundary point, the replaced point moved
+  # from there (or from the centre) to the opposite side of the boundary
+  for (i in 1:20) {
+    u <- rand_tangent(M, c)
+    p <- point_at(M, c, u, radius)
+    q <- point_at(M, c, -u, radius)
+    w <- rand_tangent(M, c)
+    w <- w - ref_inner(M, c, w, u) / ref_inner(M, c, u, u) * u
+    pw <- point_at(M, c, w, radius)
+    D <- rep(list(p), n)
+    out <- c(out, shift(D, q), shift(D, pw))
+    Dc <- c(rep(list(p), n - 1), list(c))
+    out <- c(out, shift(Dc, q))
+    # half the points at p, half at q, one moved from p to q
+    h <- c(rep(list(q), floor(n / 2)), rep(list(p), ceiling(n / 2)))
+    out <- c(out, shift(h, q))
+  }
+  out
+}
+
+test_that("the Frechet mean moves less than the sensitivity between adjacent datasets", {
+  cases <- list(
+    list(M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8),
+    list(M = manifold_sphere(2), c = c(0, 0, 1), radius = 0.7),
+    list(M = manifold_spd(2), c = matrix(c(2, 0.5, 0.5, 1), 2, 2), radius = 1),
+    list(M = manifold_hyperbolic(2), c = c(sqrt(1 + 0.5^2 + 0.3^2), 0.5, -0.3), radius = 1.5)
+  )
+  set.seed(42)
+  for (cs in cases) for (n in c(2, 5, 10)) {
+    lab <- sprintf("[%s, radius %.3f, n %d]", riemdp:::manifold_label(cs$M), cs$radius, n)
+    Delta <- sensitivity_frechet_mean(cs$M, n, cs$radius)
+    sh <- adjacent_shifts(cs$M, cs$c, n, cs$radius)
+    expect_true(all(is.finite(sh)), label = paste(lab, "finite shifts"))
+    worst <- max(sh)
+    expect(worst <= Delta * (1 + 1e-8),
+           sprintf("%s max shift of the Frechet mean %.6g exceeds the sensitivity %.6g", lab, worst, Delta))
+    # the bound is not absurdly loose: the adversarial pairs reach about 2r/n
+    expect(Delta / worst < 10, sprintf("%s sensitivity %.4g / max shift %.4g = %.3g >= 10", lab, Delta, worst, Delta / worst))
+    expect(worst > 0.9 * 2 * cs$radius / n,
+           sprintf("%s max shift %.4g below 0.9 * 2r/n: the adversarial datasets are not adversarial", lab, worst))
+  }
+})
+
+test_that("the gradient sensitivity bounds |Log_x(x_n) - Log_x(x'_n)| / n over the ball", {
+  cases <- list(
+    list(M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8),
+    list(M = manifold_sphere(2), c = c(0, 0, 1), radius = 0.7),
+    list(M = manifold_spd(2), c = matrix(c(2, 0.5, 0.5, 1), 2, 2), radius = 1),
+    list(M = manifold_hyperbolic(2), c = c(sqrt(1 + 0.5^2 + 0.3^2), 0.5, -0.3), radius = 1.5)
+  )
+  set.seed(43)
+  n <- 7
+  for (cs in cases) {
+    Dg <- sensitivity_frechet_gradient(cs$M, n, cs$radius)
+    worst <- 0
+    for (i in 1:300) {
+      pts <- rand_ball_points(cs$M, cs$c, 3, cs$radius, boundary = 0.6)
+      x <- pts[[1]]
+      g <- riem_norm(cs$M, x, riem_log(cs$M, x, pts[[2]]) - riem_log(cs$M, x, pts[[3]])) / n
+      worst <- max(worst, g)
+    }
+    expect(worst <= Dg * (1 + 1e-8), sprintf("[%s] max gradient change %.5g > %.5g", cs$M$type, worst, Dg))
+    expect(worst > 0.5 * 2 * cs$radius / n, sprintf("[%s] max gradient change %.5g is tiny", cs$M$type, worst))
+  }
+})
