@@ -73,6 +73,14 @@ priv_spd_laplace_sigma_max <- function(k) {
     .Call(`_riemdp_priv_spd_laplace_sigma_max`, k)
 }
 
+priv_clip_to_ball <- function(M, center, radius, x, by_row) {
+    .Call(`_riemdp_priv_clip_to_ball`, M, center, radius, x, by_row)
+}
+
+geom_representative <- function(M, p, q, by_row) {
+    .Call(`_riemdp_geom_representative`, M, p, q, by_row)
+}
+
 stat_frechet_mean <- function(M, X, init, max_iter, tol) {
     .Call(`_riemdp_stat_frechet_mean`, M, X, init, max_iter, tol)
 }

@@ -28,6 +28,11 @@
 #' is released. The sensitivity comes from `radius` and `n` only, never from
 #' the data. The returned object holds the private point and the public
 #' parameters, never the non-private mean (nor how many points were clipped).
+#' On [manifold_kendall()] the released shape is returned rotated into
+#' optimal alignment with the public `center`, so that the stored
+#' configuration carries no rotation of the private mean. A footprint whose
+#' gradient descent did not converge gives a warning, since Thm 2 bounds the
+#' sensitivity of the exact mean.
 #'
 #' @inheritParams geometry
 #' @param X Data points in the manifold's layout.
@@ -102,7 +107,10 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
     sampler <- "mh"
   } else {
     check_law_exists(M, mechanism, sigma, call)
-    fm <- core_call(stat_frechet_mean(M, S, initial_mean(M, S), 200L, 1e-12), call, "`X`")
+    fm <- core_call(stat_frechet_mean(M, S, initial_mean(M, S), 1000L, 1e-12), call, "`X`")
+    if (!fm$converged)
+      warning("the Fr\u00e9chet mean (the footprint) did not reach its convergence tolerance; ",
+              "the sensitivity bound is for the exact mean", call. = FALSE)
     footprint <- from_values(M, fm$mean, 1L, TRUE, center)
     ctl <- control
     ctl$thin <- control$n_iter
@@ -111,6 +119,9 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
     estimate <- from_values(M, as.vector(draw), 1L, TRUE, center)
     rm(fm, footprint, draw)
   }
+  # Kendall: report the shape in alignment with the public centre, so that the
+  # stored configuration carries no rotation from the footprint (post-processing).
+  estimate <- from_values(M, geom_representative(M, C, as_set(M, estimate, "estimate"), by_row), 1L, TRUE, center)
   structure(list(estimate = estimate, manifold = M, mechanism = mechanism,
                  guarantee = if (mechanism == "gaussian") "mu-GDP" else "epsilon-DP",
                  epsilon = epsilon, sigma = sigma, sensitivity = Delta, normalizer = normalizer,
@@ -140,17 +151,8 @@ bound_to_ball <- function(M, S, C, radius, outside, call) {
     abort(sprintf("`X` has %d point%s outside the ball of radius %s around `center` (first: point %d at distance %s); use outside = \"clip\" to move them to its boundary",
                   length(out), if (length(out) == 1L) "" else "s", format(radius), out[1],
                   format(d[out[1]], digits = 6)), call)
-  V <- list(x = geom_log(M, C, S, S$by_row), n = S$n, by_row = S$by_row)
-  scale <- ifelse(d > radius, radius / d, 1)
-  V$x <- scale_vectors(M, V, scale)
-  S$x <- geom_exp(M, C, V, S$by_row)
+  S$x <- priv_clip_to_ball(M, C, radius, S, S$by_row)
   S
-}
-
-# Multiply each of the n vectors of a set by scale[i].
-scale_vectors <- function(M, V, scale) {
-  if (V$by_row) return(V$x * scale)  # recycles down the rows
-  as.vector(t(t(matrix(V$x, M$ambient)) * scale))
 }
 
 guarantee_sentence <- function(x) {

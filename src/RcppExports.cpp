@@ -272,6 +272,35 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// priv_clip_to_ball
+Rcpp::NumericVector priv_clip_to_ball(Rcpp::List M, Rcpp::List center, double radius, Rcpp::List x, bool by_row);
+RcppExport SEXP _riemdp_priv_clip_to_ball(SEXP MSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP xSEXP, SEXP by_rowSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type x(xSEXP);
+    Rcpp::traits::input_parameter< bool >::type by_row(by_rowSEXP);
+    rcpp_result_gen = Rcpp::wrap(priv_clip_to_ball(M, center, radius, x, by_row));
+    return rcpp_result_gen;
+END_RCPP
+}
+// geom_representative
+Rcpp::NumericVector geom_representative(Rcpp::List M, Rcpp::List p, Rcpp::List q, bool by_row);
+RcppExport SEXP _riemdp_geom_representative(SEXP MSEXP, SEXP pSEXP, SEXP qSEXP, SEXP by_rowSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type q(qSEXP);
+    Rcpp::traits::input_parameter< bool >::type by_row(by_rowSEXP);
+    rcpp_result_gen = Rcpp::wrap(geom_representative(M, p, q, by_row));
+    return rcpp_result_gen;
+END_RCPP
+}
 // stat_frechet_mean
 Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol);
 RcppExport SEXP _riemdp_stat_frechet_mean(SEXP MSEXP, SEXP XSEXP, SEXP initSEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
@@ -307,6 +336,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_samp_mh_kng", (DL_FUNC) &_riemdp_samp_mh_kng, 9},
     {"_riemdp_priv_frechet_sensitivity", (DL_FUNC) &_riemdp_priv_frechet_sensitivity, 3},
     {"_riemdp_priv_spd_laplace_sigma_max", (DL_FUNC) &_riemdp_priv_spd_laplace_sigma_max, 1},
+    {"_riemdp_priv_clip_to_ball", (DL_FUNC) &_riemdp_priv_clip_to_ball, 5},
+    {"_riemdp_geom_representative", (DL_FUNC) &_riemdp_geom_representative, 4},
     {"_riemdp_stat_frechet_mean", (DL_FUNC) &_riemdp_stat_frechet_mean, 5},
     {NULL, NULL, 0}
 };

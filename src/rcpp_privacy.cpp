@@ -150,3 +150,24 @@ Rcpp::List priv_frechet_sensitivity(Rcpp::List M, int n, double radius) {
 
 // [[Rcpp::export]]
 double priv_spd_laplace_sigma_max(int k) { return spd_laplace_sigma_max(k); }
+
+// Data moved into the public ball B_radius(center) (points outside go to the
+// boundary along the geodesic to the centre).
+// [[Rcpp::export]]
+Rcpp::NumericVector priv_clip_to_ball(Rcpp::List M, Rcpp::List center, double radius, Rcpp::List x, bool by_row) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set C(center, D);
+  Vec c(D);
+  C.get(0, c);
+  return pointwise(D, by_row, [&](const Vec& a, Vec& o) { clip_to_ball(*m, c, radius, a, o); }, Set(x, D));
+}
+
+// q as represented relative to p (Kendall: rotated into alignment with p).
+// [[Rcpp::export]]
+Rcpp::NumericVector geom_representative(Rcpp::List M, Rcpp::List p, Rcpp::List q, bool by_row) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  return pointwise(D, by_row, [&](const Vec& a, const Vec& b, Vec& o) { m->representative(a, b, o); }, Set(p, D),
+                   Set(q, D));
+}

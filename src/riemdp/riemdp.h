@@ -17,5 +17,6 @@
 #include "sampling/spd_sampler.h"
 #include "privacy/sensitivity.h"
 #include "privacy/targets.h"
+#include "privacy/ball.h"
 
 #endif

@@ -375,3 +375,36 @@ test_that("dp_frechet_mean refuses bad input", {
   # ... but KNG and the Gaussian mechanism have no such bound
   expect_s3_class(dp_frechet_mean(P3, PX, radius = 1, center = diag(3), mechanism = "gaussian", sigma = 2), "riemdp_release")
 })
+
+test_that("Kendall releases are aligned with the public centre, not with the private mean", {
+  # The stored configuration of a shape is only defined up to rotation; a draw
+  # around the exact Frechet-mean configuration would carry its rotation
+  # (<mean, release> real to machine precision) and tell adjacent datasets
+  # apart. The release is rotated into alignment with the public centre.
+  K <- manifold_kendall(4)
+  ctr <- riem_project(K, matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4))
+  set.seed(21)
+  X <- riem_rgaussian(K, 40, ctr, 0.05)
+  X <- X[, , riem_dist(K, ctr, X) < 0.3]
+  herm <- function(a, b) sum(Conj(complex(real = a[, 1], imaginary = a[, 2])) * complex(real = b[, 1], imaginary = b[, 2]))
+  fm <- coef(frechet_mean(K, X))
+  for (mech in c("laplace", "kng")) {
+    rel <- dp_frechet_mean(K, X, epsilon = 1, radius = 0.3, center = ctr, mechanism = mech)
+    e <- coef(rel)
+    expect_lt(abs(Im(herm(ctr, e))), 1e-12)
+    expect_gt(Re(herm(ctr, e)), 0)
+    # the release is not aligned with the private mean configuration
+    expect_gt(abs(Im(herm(fm, e))), 1e-9)
+  }
+})
+
+test_that("clipping handles points at the cut locus of the centre", {
+  S2 <- manifold_sphere(2)
+  north <- c(0, 0, 1)
+  Y <- rbind(north, c(0, 0, -1), c(1, 0, 0))
+  set.seed(3)
+  rel <- dp_frechet_mean(S2, Y, epsilon = 1, radius = 0.5, center = north, outside = "clip")
+  expect_s3_class(rel, "riemdp_release")
+  clipped <- riemdp:::priv_clip_to_ball(S2, riemdp:::as_set(S2, north, "c"), 0.5, riemdp:::as_set(S2, Y, "Y"), TRUE)
+  expect_equal(riem_dist(S2, north, matrix(clipped, 3)), c(0, 0.5, 0.5), tolerance = 1e-12)
+})

@@ -432,3 +432,10 @@ test_that("mcmc_control refuses bad values", {
   expect_error_mentions(mcmc_control(resume = 1:3), "`resume`")
   expect_s3_class(mcmc_control(burn_in = 0, thin = 1), "riemdp_mcmc_control")
 })
+
+test_that("draws that double precision cannot hold are an error, not NaN or a non-PD matrix", {
+  set.seed(1)
+  expect_error(riem_rlaplace(manifold_spd(2), 4000, diag(2), 1.2), "positive definite")
+  set.seed(1)
+  expect_error(riem_rlaplace(manifold_hyperbolic(2), 20000, c(1, 0, 0), 0.995), "overflows")
+})

@@ -36,6 +36,8 @@ class Kendall : public Manifold {
     im = z.head(k_).dot(w.tail(k_)) - z.tail(k_).dot(w.head(k_));
   }
 
+  void representative(CVecRef p, CVecRef q, VecRef out) const override { align(p, q, out); }
+
   // w rotated into optimal alignment with z: w* = w exp(-i arg c); returns |c|.
   double align(CVecRef z, CVecRef w, VecRef out) const {
     double re, im;

@@ -108,6 +108,10 @@ class Manifold {
     throw domain_error("the volume density of geodesic spheres is not isotropic on " + name());
   }
   virtual bool isotropic() const { return true; }
+
+  // The representative of q chosen relative to p: q itself, except on
+  // quotient spaces (Kendall: q rotated into optimal alignment with p).
+  virtual void representative(CVecRef /*p*/, CVecRef q, VecRef out) const { out = q; }
 };
 
 // Orthonormal basis of the range of a symmetric projector (eigenvalues ~ 1).

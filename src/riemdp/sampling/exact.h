@@ -29,6 +29,9 @@ void sample_isotropic_range(const Manifold& M, CVecRef eta, const RadialSampler&
     u.noalias() = B * z;
     u /= nz;
     M.exp_unit(eta, u, r, x);
+    if (!x.allFinite())
+      throw domain_error("a draw at distance " + num::fmt(r) +
+                         " from the footprint overflows the coordinates of " + M.name() + "; use a smaller sigma");
     out(i, x);
   }
 }

@@ -70,8 +70,14 @@ MHResult sample_spd(const SPD& M, int k, CVecRef eta, RadialKernel kernel, int n
   Vec x(k * k);
   return metropolis_hastings(Rk, target, r0, n, set, rng, [&](int i, const Vec& r, double) {
     const Mat U = haar_orthogonal(k, rng);
-    const Mat W = roots.half * U * r.array().exp().matrix().asDiagonal() * U.transpose() * roots.half;
-    x = Eigen::Map<const Vec>(num::sym(W).eval().data(), k * k);
+    const Mat W = num::sym(roots.half * U * r.array().exp().matrix().asDiagonal() * U.transpose() * roots.half);
+    // Log-eigenvalues spread over more than ~36 (condition number 1e16) give
+    // matrices that double precision cannot hold as positive definite.
+    Eigen::SelfAdjointEigenSolver<Mat> es(W, Eigen::EigenvaluesOnly);
+    if (!W.allFinite() || !(es.eigenvalues()(0) > 0.0))
+      throw domain_error("a draw has log-eigenvalues spread over " + num::fmt(r.maxCoeff() - r.minCoeff()) +
+                         ": it cannot be stored as a positive definite matrix in double precision; use a smaller sigma");
+    x = Eigen::Map<const Vec>(W.data(), k * k);
     out(i, x);
   });
 }
