@@ -77,7 +77,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   C <- as_points(M, center, "center", call)
   if (C$n != 1L) abort("`center` must be a single point", call)
   n <- S$n
-  sens <- frechet_sensitivities(M, n, check_positive(radius, "radius", call), call)
+  sens <- frechet_sensitivities(M, n, radius, call)
   if (mechanism == "gaussian") {
     if (is.null(sigma)) abort("the Gaussian mechanism needs `sigma`, the rate of the Riemannian Gaussian law", call)
     sigma <- check_positive(sigma, "sigma", call)
@@ -96,13 +96,12 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   Delta <- if (mechanism == "kng") sens$gradient else sens$mean
   if (mechanism != "gaussian") sigma <- (if (normalizer == "conservative") 2 else 1) * Delta / epsilon
   by_row <- is.null(M$point_shape)
+  ctl <- control
+  ctl$thin <- control$n_iter  # a release is the state after burn_in + n_iter iterations
   if (mechanism == "kng") {
-    ctl <- control
     if (is.null(ctl$step)) ctl$step <- min(sigma, radius / 2)
     init <- if (is.null(ctl$init)) C else as_points(M, ctl$init, "control$init", call)
-    settings <- mcmc_settings(ctl)
-    settings$thin <- ctl$n_iter
-    res <- core_call(samp_mh_kng(M, S, 1L, sigma, init, settings, C, radius, by_row), call)
+    res <- core_call(samp_mh_kng(M, S, 1L, sigma, init, mcmc_settings(ctl), C, radius, by_row), call)
     estimate <- from_values(M, res$draws, 1L, TRUE, center)
     sampler <- "mh"
   } else {
@@ -112,8 +111,6 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
       warning("the Fr\u00e9chet mean (the footprint) did not reach its convergence tolerance; ",
               "the sensitivity bound is for the exact mean", call. = FALSE)
     footprint <- from_values(M, fm$mean, 1L, TRUE, center)
-    ctl <- control
-    ctl$thin <- control$n_iter
     draw <- riem_rradial(M, 1L, footprint, sigma, method, ctl, mechanism, call)
     sampler <- attr(draw, "method")
     estimate <- from_values(M, as.vector(draw), 1L, TRUE, center)

@@ -89,7 +89,9 @@ class Sphere : public Manifold {
   double log_volume_density(double r) const override { return (d_ - 1) * std::log(std::sin(r)); }
   double d_log_volume_density(double r) const override { return (d_ - 1) / std::tan(r); }
 
-  // Hot loops over raw strided data.
+  // Hot loops over raw strided data: the same formulas as dist() and
+  // unit_sphere_log(), inlined because the generic loop (copy to a buffer,
+  // virtual log) makes frechet_mean of 10^5 points 2.5x slower (55 ms vs 21 ms).
   void dist_many(CVecRef p, const PointSet& X, VecRef out) const override {
     const double* x = X.data();
     const Eigen::Index is = X.innerStride(), os = X.outerStride(), D = d_ + 1;
