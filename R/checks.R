@@ -53,3 +53,18 @@ common_count <- function(sets, call = NULL) {
   }
   n
 }
+
+# One of `choices` (the first when `x` is the untouched default vector;
+# unambiguous prefixes allowed, as with match.arg()), else an error that names
+# the argument and lists what is allowed.
+arg_match <- function(x, choices, arg, call = NULL) {
+  if (identical(x, choices)) return(choices[1L])
+  i <- if (is.character(x) && length(x) == 1L && !is.na(x)) pmatch(x, choices) else NA_integer_
+  if (is.na(i)) {
+    got <- if (is.character(x) && length(x) == 1L) sprintf("\"%s\"", x)
+           else sprintf("a %s of length %d", class(x)[1L], length(x))
+    abort(sprintf("`%s` must be one of %s; got %s", arg,
+                  paste0("\"", choices, "\"", collapse = ", "), got), call)
+  }
+  choices[i]
+}

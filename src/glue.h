@@ -91,6 +91,24 @@ inline Xoshiro256pp rng_from_r() {
   return Xoshiro256pp(seed);
 }
 
+// R's interrupt check without a longjmp: R_ToplevelExec returns FALSE when
+// R_CheckUserInterrupt jumped (an interrupt is pending).
+inline void check_interrupt_fn(void*) { R_CheckUserInterrupt(); }
+inline bool r_interrupt_pending() { return R_ToplevelExec(check_interrupt_fn, nullptr) == FALSE; }
+
+// Runs f() with R's interrupt check installed for the core's long loops; an
+// interrupt seen there unwinds the C++ stack (destructors run, threads are
+// joined) and reaches R as a user interrupt, not an error.
+template <class F>
+auto interruptible(F f) -> decltype(f()) {
+  riemdp::InterruptScope scope(&r_interrupt_pending);
+  try {
+    return f();
+  } catch (const riemdp::interrupted&) {
+    throw Rcpp::internal::InterruptedException();
+  }
+}
+
 }  // namespace glue
 
 #endif

@@ -110,9 +110,11 @@ Rcpp::List samp_mh_radial(Rcpp::List M, Rcpp::List eta, int n, std::string kerne
   Xoshiro256pp rng = rng_from_r();
   Writer W(n, D, by_row);
   Rcpp::NumericVector trace(n);
-  const MHResult r = metropolis_hastings(*m, target, x0, n, mh_settings(control), rng, [&](int i, const Vec& x, double) {
-    W.put(i, x);
-    trace[i] = m->dist(e, x);
+  const MHResult r = interruptible([&] {
+    return metropolis_hastings(*m, target, x0, n, mh_settings(control), rng, [&](int i, const Vec& x, double) {
+      W.put(i, x);
+      trace[i] = m->dist(e, x);
+    });
   });
   return mh_output(W, trace, r, D);
 }

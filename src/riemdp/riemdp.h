@@ -3,6 +3,7 @@
 #define RIEMDP_RIEMDP_H
 
 #include "numerics.h"
+#include "interrupt.h"
 #include "geometry/manifold.h"
 #include "geometry/euclidean.h"
 #include "geometry/sphere.h"

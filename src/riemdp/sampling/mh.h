@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "../geometry/manifold.h"
+#include "../interrupt.h"
 
 namespace riemdp {
 
@@ -44,6 +45,7 @@ MHResult metropolis_hastings(const Manifold& M, const LogTarget& log_f, CVecRef 
   const long total = static_cast<long>(set.burn_in) + static_cast<long>(n) * set.thin;
   int kept = 0;
   for (long it = 0; it < total; ++it) {
+    check_interrupt();
     const bool burning = it < set.burn_in;
     const double s = std::exp(log_step);
     for (int j = 0; j < d; ++j) z[j] = rng.norm();
