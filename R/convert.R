@@ -45,9 +45,11 @@ report_problem <- function(prob, set, what, call) {
 
 # Points: layout, finiteness, on the manifold; kendall configurations are
 # reduced to preshapes (location and scale removed: the documented quotient).
-as_points <- function(M, x, arg, call = NULL) {
+# `report` turns the first problem found into an error (releases pass one
+# that puts no data values in the message).
+as_points <- function(M, x, arg, call = NULL, report = report_problem) {
   s <- as_set(M, x, arg, call, check_finite = FALSE)  # checked in the same C++ pass
-  report_problem(geom_point_problem(M, s, riemdp_tol()), s, "point", call)
+  report(geom_point_problem(M, s, riemdp_tol()), s, "point", call)
   if (M$type == "kendall") s$x <- geom_project(M, s, s$by_row)
   s
 }

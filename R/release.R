@@ -30,9 +30,20 @@
 #' parameters, never the non-private mean (nor how many points were clipped).
 #' On [manifold_kendall()] the released shape is returned rotated into
 #' optimal alignment with the public `center`, so that the stored
-#' configuration carries no rotation of the private mean. A footprint whose
-#' gradient descent did not converge gives a warning, since Thm 2 bounds the
-#' sensitivity of the exact mean.
+#' configuration carries no rotation of the private mean.
+#'
+#' A release depends on the data only through the mechanism: its errors hold
+#' no data values (a point outside the ball or off the manifold is reported
+#' without its index or coordinates, and the stored and reported call holds
+#' `X` by name only), it emits no warnings, and the footprint's gradient
+#' descent uses a scale-aware stopping rule with a public cap of 1000
+#' iterations. The Laplace and Gaussian laws are drawn exactly by default
+#' (`method = "auto"`) on every manifold. With `method = "mh"` (and for the
+#' K-norm gradient mechanism, which has no exact sampler) the draw is the
+#' state of a Metropolis-Hastings chain started at the public `center` (or at
+#' a public `control$init`), never at a point computed from the data; such a
+#' release carries the guarantee of the exact law only approximately, to the
+#' extent that the chain has converged.
 #'
 #' @inheritParams geometry
 #' @param X Data points in the manifold's layout.
@@ -65,52 +76,69 @@
 dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplace", "kng", "gaussian"),
                             outside = c("error", "clip"), normalizer = c("conservative", "footprint_free"),
                             sigma = NULL, method = c("auto", "exact", "mh"), control = mcmc_control()) {
-  call <- sys.call()
-  public_call <- call_without_data(match.call(), "X")
+  # Every error of a release is raised with this call, which holds no data.
+  call <- call_without_data(match.call(), "X")
   check_manifold(M, call)
-  mechanism <- match.arg(mechanism)
-  outside <- match.arg(outside)
-  normalizer <- match.arg(normalizer)
-  method <- match.arg(method)
+  mechanism <- arg_match(mechanism, c("laplace", "kng", "gaussian"), "mechanism", call)
+  outside <- arg_match(outside, c("error", "clip"), "outside", call)
+  normalizer <- arg_match(normalizer, c("conservative", "footprint_free"), "normalizer", call)
+  method <- arg_match(method, c("auto", "exact", "mh"), "method", call)
   check_control(control, call)
-  S <- as_points(M, X, "X", call)
   C <- as_points(M, center, "center", call)
   if (C$n != 1L) abort("`center` must be a single point", call)
+  S <- release_points(M, X, call)
   n <- S$n
   sens <- frechet_sensitivities(M, n, radius, call)
   if (mechanism == "gaussian") {
+    if (!missing(epsilon) && !is.null(epsilon))
+      abort("`epsilon` is not used by the Gaussian mechanism: its guarantee is mu-GDP and its noise is set by `sigma`; drop `epsilon`, or use mechanism = \"laplace\" or \"kng\" for epsilon-DP", call)
     if (is.null(sigma)) abort("the Gaussian mechanism needs `sigma`, the rate of the Riemannian Gaussian law", call)
     sigma <- check_positive(sigma, "sigma", call)
     epsilon <- NA_real_
   } else {
+    if (missing(epsilon)) abort(sprintf("the %s mechanism needs `epsilon`, the privacy budget (a single finite number > 0)", mechanism), call)
     epsilon <- check_positive(epsilon, "epsilon", call)
     if (!is.null(sigma)) abort("`sigma` is set from `epsilon` for the Laplace and KNG mechanisms; leave it NULL", call)
   }
   if (normalizer == "footprint_free" && mechanism != "laplace")
     abort(sprintf("`normalizer = \"footprint_free\"` is valid only for the unrestricted Laplace mechanism: the normalising constant of the %s mechanism depends on the data",
                   if (mechanism == "kng") "K-norm gradient" else "Gaussian"), call)
-
-  # The data enter only below: ball check / clipping, the Frechet mean (the
-  # footprint) or the KNG target.
-  S <- bound_to_ball(M, S, C, radius, outside, call)
   Delta <- if (mechanism == "kng") sens$gradient else sens$mean
-  if (mechanism != "gaussian") sigma <- (if (normalizer == "conservative") 2 else 1) * Delta / epsilon
+  source <- "`sigma`"
+  if (mechanism != "gaussian") {
+    factor <- if (normalizer == "conservative") 2 else 1
+    sigma <- factor * Delta / epsilon
+    source <- sprintf("sigma = %s*Delta/epsilon = %s (from `epsilon` = %s, `radius` = %s and n = %d)",
+                      factor, format(sigma, digits = 4), format(epsilon, digits = 4), format(radius, digits = 4), n)
+    if (!is.finite(sigma))
+      abort(sprintf("`epsilon` = %s is too small: %s overflows double precision", format(epsilon, digits = 4), source), call)
+  }
+  if (mechanism != "kng") check_rate(M, mechanism, sigma, call, source)
   by_row <- is.null(M$point_shape)
   ctl <- control
   ctl$thin <- control$n_iter  # a release is the state after burn_in + n_iter iterations
+  # Metropolis-Hastings chains start at the public centre (or the user's public
+  # control$init), never at a point computed from the data.
+  init <- if (is.null(control$init)) C else as_points(M, control$init, "control$init", call)
+  if (init$n != 1L) abort("`control$init` must be a single point", call)
+  if (mechanism == "kng" && geom_dist(M, C, init) > radius)
+    abort(sprintf("`control$init` must lie in the ball of radius %s around `center`, the support of the K-norm gradient mechanism",
+                  format(radius, digits = 6)), call)
+
+  # The data enter only below: ball check / clipping, then the Frechet mean
+  # (the footprint) or the KNG target.
+  S <- bound_to_ball(M, S, C, radius, outside, call)
   if (mechanism == "kng") {
     if (is.null(ctl$step)) ctl$step <- min(sigma, radius / 2)
-    init <- if (is.null(ctl$init)) C else as_points(M, ctl$init, "control$init", call)
     res <- core_call(samp_mh_kng(M, S, 1L, sigma, init, mcmc_settings(ctl), C, radius, by_row), call)
     estimate <- from_values(M, res$draws, 1L, TRUE, center)
     sampler <- "mh"
   } else {
-    check_law_exists(M, mechanism, sigma, call)
-    fm <- core_call(stat_frechet_mean(M, S, initial_mean(M, S), 1000L, 1e-12), call, "`X`")
-    if (!fm$converged)
-      warning("the Fr\u00e9chet mean (the footprint) did not reach its convergence tolerance; ",
-              "the sensitivity bound is for the exact mean", call. = FALSE)
+    # The footprint: its stopping rule is scale-aware and its work capped by a
+    # public number of iterations; a release emits no data-dependent condition.
+    fm <- core_call(stat_frechet_mean(M, S, initial_mean(M, S), footprint_max_iter, 1e-12), call)
     footprint <- from_values(M, fm$mean, 1L, TRUE, center)
+    if (method == "mh") ctl$init <- from_values(M, init$x, 1L, TRUE, center)
     draw <- riem_rradial(M, 1L, footprint, sigma, method, ctl, mechanism, call)
     sampler <- attr(draw, "method")
     estimate <- from_values(M, as.vector(draw), 1L, TRUE, center)
@@ -125,8 +153,22 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                  n = n, radius = radius, center = from_values(M, C$x, 1L, TRUE, center),
                  outside = outside, sampler = sampler,
                  control = if (sampler == "exact") NULL else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
-                 call = public_call),
+                 call = call),
             class = c("riemdp_frechet_release", "riemdp_release"))
+}
+
+# Public cap on the gradient-descent iterations of a release's footprint.
+footprint_max_iter <- 1000L
+
+# The data of a release, validated with errors that carry no data values (no
+# index, no coordinate); the layout error states only the public size.
+release_points <- function(M, X, call) {
+  data_free_report <- function(prob, set, what, call) {
+    if (is.null(prob)) return(invisible(NULL))
+    abort(sprintf("`X` must hold finite points of %s (within tolerance %g); some do not. Find them with riem_check(M, X), which names the first one",
+                  manifold_label(M), riemdp_tol()), call)
+  }
+  as_points(M, X, "X", call, report = data_free_report)
 }
 
 # The call of a release, with data arguments that are not plain names (as
@@ -142,12 +184,10 @@ call_without_data <- function(call, args) {
 # geodesic to the centre.
 bound_to_ball <- function(M, S, C, radius, outside, call) {
   d <- geom_dist(M, C, S)
-  out <- which(d > radius)
-  if (!length(out)) return(S)
+  if (!any(d > radius)) return(S)
   if (outside == "error")
-    abort(sprintf("`X` has %d point%s outside the ball of radius %s around `center` (first: point %d at distance %s); use outside = \"clip\" to move them to its boundary",
-                  length(out), if (length(out) == 1L) "" else "s", format(radius), out[1],
-                  format(d[out[1]], digits = 6)), call)
+    abort(sprintf("`X` has points outside the ball of radius %s around `center`; find them with riem_dist(M, center, X) > radius, or use outside = \"clip\" to move them to its boundary",
+                  format(radius, digits = 6)), call)
   S$x <- priv_clip_to_ball(M, C, radius, S, S$by_row)
   S
 }
