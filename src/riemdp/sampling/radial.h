@@ -4,6 +4,10 @@
 // area of geodesic spheres. On every space here h is concave on (0, inj), so
 // r is drawn exactly by rejection from a piecewise-exponential envelope built
 // from tangents of h (a fixed-abscissae adaptive-rejection sampler).
+// The envelope is built in the scaled distance t = r / tau (tau = sigma, or
+// inj when sigma exceeds it), where the law has scale O(1) for every
+// representable sigma (5e-324 to 1.8e308); every search has a bounded number
+// of steps, and draws that double precision cannot hold are domain errors.
 #ifndef RIEMDP_SAMPLING_RADIAL_H
 #define RIEMDP_SAMPLING_RADIAL_H
 
