@@ -13,11 +13,30 @@ check_manifold <- function(M, call = NULL) {
   invisible(M)
 }
 
-# A single whole number >= lower.
-check_count <- function(x, arg, lower = 1, call = NULL) {
-  if (!is.numeric(x) || length(x) != 1L || !is.finite(x) || x != round(x) || x < lower)
-    abort(sprintf("`%s` must be a single whole number >= %d", arg, lower), call)
+# A count: a single whole number in [lower, upper], returned as an integer.
+# Counts reach the C++ core as int, so upper is at most the largest int
+# (2^31 - 1); callers lower it where a derived size must fit too.
+check_count <- function(x, arg, lower = 1, call = NULL, upper = .Machine$integer.max) {
+  if (!is.numeric(x) || length(x) != 1L || !is.finite(x) || x != round(x) || x < lower || x > upper)
+    abort(sprintf("`%s` must be a whole number between %.0f and %.0f", arg, lower, upper), call)
   as.integer(x)
+}
+
+# A whole number that only enters formulas (a sample size in a sensitivity
+# bound): no upper limit, kept as a double so that n >= 2^31 stays exact.
+check_whole_number <- function(x, arg, lower = 1, call = NULL) {
+  if (!is.numeric(x) || length(x) != 1L || !is.finite(x) || x != round(x) || x < lower)
+    abort(sprintf("`%s` must be a single finite whole number >= %.0f", arg, lower), call)
+  as.double(x)
+}
+
+# n points of `ambient` coordinates must fit one R vector (at most 2^52
+# numbers, R's long-vector limit).
+check_output_size <- function(n, ambient, arg, call = NULL) {
+  if (as.double(n) * ambient > 2^52)
+    abort(sprintf("`%s` = %.0f points of %.0f coordinates each is more than an R vector can hold (2^52 numbers)",
+                  arg, as.double(n), as.double(ambient)), call)
+  invisible(n)
 }
 
 # A single finite number > 0.

@@ -34,7 +34,16 @@ new_manifold <- function(type, dim, ambient, point_shape, curvature, inj, params
 #' Many points are the rows of an `n x D` matrix (vector manifolds), a
 #' `k x k x n` array (spd) or a `k x 2 x n` array (kendall).
 #'
-#' @param d Dimension of the manifold (a whole number >= 1).
+#' Supported sizes: a stored point has at most \eqn{2^{31} - 1} coordinates
+#' (the C++ core indexes them with 32-bit integers), so `d` is at most
+#' \eqn{2^{31} - 1} for `manifold_euclidean()` and \eqn{2^{31} - 2} for
+#' `manifold_sphere()` and `manifold_hyperbolic()`, `k` at most 46340 for
+#' `manifold_spd()` (\eqn{k^2} coordinates) and \eqn{2^{30} - 1} for
+#' `manifold_kendall()` (\eqn{2k} coordinates). Memory is the practical
+#' limit well before these: a point of `manifold_spd(k)` holds \eqn{k^2}
+#' numbers.
+#'
+#' @param d Dimension of the manifold (a whole number >= 1; see Supported sizes).
 #' @param k Matrix size (spd) or number of landmarks (kendall, >= 3).
 #' @return An object of class `c("riemdp_<type>", "riemdp_manifold")`.
 #' @seealso [riem_exp()] and the other geometry verbs; [frechet_mean()].
@@ -49,35 +58,35 @@ NULL
 #' @rdname manifolds
 #' @export
 manifold_euclidean <- function(d) {
-  d <- check_count(d, "d", 1, sys.call())
+  d <- check_count(d, "d", 1, sys.call())  # a point has d coordinates
   new_manifold("euclidean", d, d, NULL, c(0, 0), Inf, list(d = d))
 }
 
 #' @rdname manifolds
 #' @export
 manifold_sphere <- function(d) {
-  d <- check_count(d, "d", 1, sys.call())
+  d <- check_count(d, "d", 1, sys.call(), upper = .Machine$integer.max - 1)  # d + 1 coordinates
   new_manifold("sphere", d, d + 1L, NULL, c(1, 1), pi, list(d = d))
 }
 
 #' @rdname manifolds
 #' @export
 manifold_hyperbolic <- function(d) {
-  d <- check_count(d, "d", 1, sys.call())
+  d <- check_count(d, "d", 1, sys.call(), upper = .Machine$integer.max - 1)  # d + 1 coordinates
   new_manifold("hyperbolic", d, d + 1L, NULL, c(-1, -1), Inf, list(d = d))
 }
 
 #' @rdname manifolds
 #' @export
 manifold_spd <- function(k) {
-  k <- check_count(k, "k", 1, sys.call())
+  k <- check_count(k, "k", 1, sys.call(), upper = floor(sqrt(.Machine$integer.max)))  # k^2 coordinates
   new_manifold("spd", k * (k + 1L) / 2L, k * k, c(k, k), if (k >= 2L) c(-0.5, 0) else c(0, 0), Inf, list(k = k))
 }
 
 #' @rdname manifolds
 #' @export
 manifold_kendall <- function(k) {
-  k <- check_count(k, "k", 3, sys.call())
+  k <- check_count(k, "k", 3, sys.call(), upper = .Machine$integer.max %/% 2)  # 2k coordinates
   # k = 3: triangles form a sphere of radius 1/2 (constant curvature 4).
   new_manifold("kendall", 2L * k - 4L, 2L * k, c(k, 2L), if (k == 3L) c(4, 4) else c(1, 4), pi / 2, list(k = k))
 }

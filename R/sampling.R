@@ -16,15 +16,19 @@
 #' from the last state with the frozen step and no burn-in.
 #'
 #' @param n_iter Iterations after burn-in for a single release (the state after
-#'   `burn_in + n_iter` iterations is released).
-#' @param burn_in Iterations discarded at the start (the step adapts here).
-#' @param thin Iterations between kept draws when several draws are returned.
+#'   `burn_in + n_iter` iterations is released); a whole number from 1 to
+#'   \eqn{2^{31} - 1}.
+#' @param burn_in Iterations discarded at the start (the step adapts here);
+#'   from 0 to \eqn{2^{31} - 1}.
+#' @param thin Iterations between kept draws when several draws are returned;
+#'   from 1 to \eqn{2^{31} - 1}.
 #' @param step Initial proposal standard deviation; `NULL` picks one from the
 #'   law's scale.
 #' @param adapt Adapt the step during burn-in?
 #' @param target_accept Acceptance rate targeted by the adaptation.
 #' @param init Optional starting point (default: the footprint, or the public
-#'   centre of the ball for releases).
+#'   centre of the ball for releases): finite numbers in the manifold's
+#'   layout for a single point, checked to lie on the manifold where it is used.
 #' @param resume Draws returned by an earlier call, to continue that chain.
 #' @return An object of class `riemdp_mcmc_control`.
 #' @examples
@@ -47,6 +51,11 @@ mcmc_control <- function(n_iter = 2000L, burn_in = 1000L, thin = 10L, step = NUL
   if (!is.numeric(target_accept) || length(target_accept) != 1L || is.na(target_accept) ||
       !(target_accept > 0 && target_accept < 1))
     abort("`target_accept` must be a single number in (0, 1)", call)
+  if (!is.null(init)) {
+    if (!is.numeric(init) || !length(init))
+      abort("`init` must be NULL or a single point: a numeric vector, matrix or array in the manifold's layout", call)
+    check_finite_numeric(init, "init", call)
+  }
   if (!is.null(resume)) {
     st <- attr(resume, "mcmc")
     if (is.null(st)) abort("`resume` must be draws returned by a Metropolis-Hastings call", call)
@@ -104,6 +113,17 @@ check_control <- function(control, call) {
 #' \eqn{\sigma < 2/\sqrt{k(k^2-1)/3}} (volume growth); larger values are an
 #' error that states the bound.
 #'
+#' Supported `sigma`: every finite number > 0 (from about 5e-324 to
+#' 1.8e308) for which the law exists. The exact sampler builds its envelope in
+#' the scaled distance \eqn{r/\sigma} (or \eqn{r}/inj when \eqn{\sigma}
+#' exceeds a finite injectivity radius), so the radial law is drawn correctly
+#' over the whole range: a tiny `sigma` gives draws that equal the footprint to
+#' double precision, a huge one on the sphere or Kendall's space draws from the
+#' volume measure. Draws that double precision cannot represent are an error
+#' that says so (a distance beyond the largest double, or hyperboloid
+#' coordinates that overflow: the Gaussian law on \eqn{H^d} concentrates near
+#' distance \eqn{(d-1)\sigma^2}, and coordinates overflow beyond about 710).
+#'
 #' @inheritParams geometry
 #' @param n Number of draws.
 #' @param footprint The footprint \eqn{\eta}: a single point.
@@ -124,13 +144,17 @@ check_control <- function(control, call) {
 #' dim(y)
 #' @export
 riem_rlaplace <- function(M, n, footprint, sigma, method = c("auto", "exact", "mh"), control = mcmc_control()) {
-  riem_rradial(M, n, footprint, sigma, match.arg(method), control, "laplace", sys.call())
+  call <- sys.call()
+  riem_rradial(M, n, footprint, sigma, arg_match(method, c("auto", "exact", "mh"), "method", call), control,
+               "laplace", call)
 }
 
 #' @rdname riem_rlaplace
 #' @export
 riem_rgaussian <- function(M, n, footprint, sigma, method = c("auto", "exact", "mh"), control = mcmc_control()) {
-  riem_rradial(M, n, footprint, sigma, match.arg(method), control, "gaussian", sys.call())
+  call <- sys.call()
+  riem_rradial(M, n, footprint, sigma, arg_match(method, c("auto", "exact", "mh"), "method", call), control,
+               "gaussian", call)
 }
 
 # Largest sigma for which the Laplace law exists (volume growth), Inf if any.
@@ -141,23 +165,37 @@ laplace_sigma_max <- function(M) {
          Inf)
 }
 
-check_law_exists <- function(M, kernel, sigma, call) {
-  if (kernel != "laplace") return(invisible(TRUE))
-  smax <- laplace_sigma_max(M)
-  if (!(sigma < smax))
-    abort(sprintf("`sigma` = %s is too large: the Riemannian Laplace law on %s exists only for sigma < %s (volume growth)",
-                  format(sigma), manifold_label(M), format(smax, digits = 6)), call)
-  invisible(TRUE)
+# The rate of the law `kernel` ("laplace" or "gaussian") on M: a finite
+# number > 0 (the samplers support every positive double, see
+# ?riem_rlaplace) below the Laplace existence bound. `source` describes where
+# sigma came from, value included, for callers that computed it (e.g.
+# "sigma = 2*Delta/epsilon = 1e-320 (from `epsilon` = 1e300, `radius` = 0.39,
+# n = 20)"); the default names the user's `sigma`.
+check_rate <- function(M, kernel, sigma, call, source = "`sigma`") {
+  what <- if (identical(source, "`sigma`")) sprintf("`sigma` = %s", format(sigma)) else source
+  if (!is.numeric(sigma) || length(sigma) != 1L || !is.finite(sigma) || sigma <= 0)
+    abort(sprintf("%s must be a single finite number > 0", what), call)
+  if (kernel == "laplace") {
+    smax <- laplace_sigma_max(M)
+    if (!(sigma < smax))
+      abort(sprintf("%s is too large: the Riemannian Laplace law on %s exists only for sigma < %s (volume growth)",
+                    what, manifold_label(M), format(smax, digits = 6)), call)
+  }
+  invisible(as.double(sigma))
 }
+
+# Former name, still called by R/release.R.
+check_law_exists <- function(M, kernel, sigma, call) check_rate(M, kernel, sigma, call)
 
 riem_rradial <- function(M, n, footprint, sigma, method, control, kernel, call) {
   check_manifold(M, call)
   n <- check_count(n, "n", 1, call)
+  check_output_size(n, M$ambient, "n", call)
   E <- as_points(M, footprint, "footprint", call)
   if (E$n != 1L) abort("`footprint` must be a single point", call)
   sigma <- check_positive(sigma, "sigma", call)
   check_control(control, call)
-  check_law_exists(M, kernel, sigma, call)
+  check_rate(M, kernel, sigma, call)
   eigen_route <- M$type == "spd" && M$k >= 2L
   if (method == "auto") method <- if (eigen_route) "eigen-mh" else "exact"
   if (method == "exact" && eigen_route) method <- "eigen-mh"

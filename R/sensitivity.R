@@ -16,7 +16,8 @@
 #' (supplement of Reimherr et al. 2021, Lemma 1), \eqn{2r/n} otherwise.
 #'
 #' @inheritParams geometry
-#' @param n Sample size (public).
+#' @param n Sample size (public): a whole number >= 1 (any size; it only
+#'   enters the bound).
 #' @param radius Radius of the public ball containing the data, below
 #'   \eqn{r^*}.
 #' @return A single number.
@@ -37,7 +38,7 @@ sensitivity_frechet_gradient <- function(M, n, radius) {
 
 frechet_sensitivities <- function(M, n, radius, call) {
   check_manifold(M, call)
-  n <- check_count(n, "n", 1, call)
+  n <- check_whole_number(n, "n", 1, call)  # a number in the bound, not a count of anything stored
   radius <- check_positive(radius, "radius", call)
   s <- priv_frechet_sensitivity(M, n, radius)
   if (!(radius < s$radius_max))

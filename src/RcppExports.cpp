@@ -16,7 +16,6 @@ Rcpp::NumericVector geom_exp(Rcpp::List M, Rcpp::List p, Rcpp::List v, bool by_r
 RcppExport SEXP _riemdp_geom_exp(SEXP MSEXP, SEXP pSEXP, SEXP vSEXP, SEXP by_rowSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type v(vSEXP);
@@ -30,7 +29,6 @@ Rcpp::NumericVector geom_log(Rcpp::List M, Rcpp::List p, Rcpp::List q, bool by_r
 RcppExport SEXP _riemdp_geom_log(SEXP MSEXP, SEXP pSEXP, SEXP qSEXP, SEXP by_rowSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type q(qSEXP);
@@ -44,7 +42,6 @@ Rcpp::NumericVector geom_dist(Rcpp::List M, Rcpp::List p, Rcpp::List q);
 RcppExport SEXP _riemdp_geom_dist(SEXP MSEXP, SEXP pSEXP, SEXP qSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type q(qSEXP);
@@ -57,7 +54,6 @@ Rcpp::NumericVector geom_inner(Rcpp::List M, Rcpp::List p, Rcpp::List u, Rcpp::L
 RcppExport SEXP _riemdp_geom_inner(SEXP MSEXP, SEXP pSEXP, SEXP uSEXP, SEXP vSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type u(uSEXP);
@@ -71,7 +67,6 @@ Rcpp::NumericVector geom_transport(Rcpp::List M, Rcpp::List p, Rcpp::List q, Rcp
 RcppExport SEXP _riemdp_geom_transport(SEXP MSEXP, SEXP pSEXP, SEXP qSEXP, SEXP vSEXP, SEXP by_rowSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type q(qSEXP);
@@ -86,7 +81,6 @@ Rcpp::NumericVector geom_geodesic(Rcpp::List M, Rcpp::List p, Rcpp::List v, Rcpp
 RcppExport SEXP _riemdp_geom_geodesic(SEXP MSEXP, SEXP pSEXP, SEXP vSEXP, SEXP tSEXP, SEXP by_rowSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type v(vSEXP);
@@ -101,7 +95,6 @@ Rcpp::NumericVector geom_project(Rcpp::List M, Rcpp::List x, bool by_row);
 RcppExport SEXP _riemdp_geom_project(SEXP MSEXP, SEXP xSEXP, SEXP by_rowSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type x(xSEXP);
     Rcpp::traits::input_parameter< bool >::type by_row(by_rowSEXP);
@@ -114,7 +107,6 @@ Rcpp::NumericVector geom_to_tangent(Rcpp::List M, Rcpp::List p, Rcpp::List x, bo
 RcppExport SEXP _riemdp_geom_to_tangent(SEXP MSEXP, SEXP pSEXP, SEXP xSEXP, SEXP by_rowSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type x(xSEXP);
@@ -128,7 +120,6 @@ SEXP geom_point_problem(Rcpp::List M, Rcpp::List x, double tol);
 RcppExport SEXP _riemdp_geom_point_problem(SEXP MSEXP, SEXP xSEXP, SEXP tolSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type x(xSEXP);
     Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
@@ -141,7 +132,6 @@ SEXP geom_tangent_problem(Rcpp::List M, Rcpp::List p, Rcpp::List v, double tol);
 RcppExport SEXP _riemdp_geom_tangent_problem(SEXP MSEXP, SEXP pSEXP, SEXP vSEXP, SEXP tolSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type v(vSEXP);
@@ -155,7 +145,6 @@ Rcpp::NumericMatrix geom_tangent_basis(Rcpp::List M, Rcpp::List p);
 RcppExport SEXP _riemdp_geom_tangent_basis(SEXP MSEXP, SEXP pSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
     rcpp_result_gen = Rcpp::wrap(geom_tangent_basis(M, p));
@@ -249,13 +238,12 @@ BEGIN_RCPP
 END_RCPP
 }
 // priv_frechet_sensitivity
-Rcpp::List priv_frechet_sensitivity(Rcpp::List M, int n, double radius);
+Rcpp::List priv_frechet_sensitivity(Rcpp::List M, double n, double radius);
 RcppExport SEXP _riemdp_priv_frechet_sensitivity(SEXP MSEXP, SEXP nSEXP, SEXP radiusSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
-    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
     Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
     rcpp_result_gen = Rcpp::wrap(priv_frechet_sensitivity(M, n, radius));
     return rcpp_result_gen;
@@ -266,7 +254,6 @@ double priv_spd_laplace_sigma_max(int k);
 RcppExport SEXP _riemdp_priv_spd_laplace_sigma_max(SEXP kSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< int >::type k(kSEXP);
     rcpp_result_gen = Rcpp::wrap(priv_spd_laplace_sigma_max(k));
     return rcpp_result_gen;
@@ -277,7 +264,6 @@ Rcpp::NumericVector priv_clip_to_ball(Rcpp::List M, Rcpp::List center, double ra
 RcppExport SEXP _riemdp_priv_clip_to_ball(SEXP MSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP xSEXP, SEXP by_rowSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type center(centerSEXP);
     Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
@@ -292,7 +278,6 @@ Rcpp::NumericVector geom_representative(Rcpp::List M, Rcpp::List p, Rcpp::List q
 RcppExport SEXP _riemdp_geom_representative(SEXP MSEXP, SEXP pSEXP, SEXP qSEXP, SEXP by_rowSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type q(qSEXP);
@@ -306,7 +291,6 @@ Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int ma
 RcppExport SEXP _riemdp_stat_frechet_mean(SEXP MSEXP, SEXP XSEXP, SEXP initSEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type X(XSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type init(initSEXP);

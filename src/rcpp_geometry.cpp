@@ -3,21 +3,21 @@
 
 using namespace glue;
 
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector geom_exp(Rcpp::List M, Rcpp::List p, Rcpp::List v, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
   return pointwise(D, by_row, [&](const Vec& a, const Vec& b, Vec& o) { m->exp(a, b, o); }, Set(p, D), Set(v, D));
 }
 
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector geom_log(Rcpp::List M, Rcpp::List p, Rcpp::List q, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
   return pointwise(D, by_row, [&](const Vec& a, const Vec& b, Vec& o) { m->log(a, b, o); }, Set(p, D), Set(q, D));
 }
 
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector geom_dist(Rcpp::List M, Rcpp::List p, Rcpp::List q) {
   auto m = make_manifold(M);
   const int D = m->ambient();
@@ -42,7 +42,7 @@ Rcpp::NumericVector geom_dist(Rcpp::List M, Rcpp::List p, Rcpp::List q) {
   return out;
 }
 
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector geom_inner(Rcpp::List M, Rcpp::List p, Rcpp::List u, Rcpp::List v) {
   auto m = make_manifold(M);
   const int D = m->ambient();
@@ -59,7 +59,7 @@ Rcpp::NumericVector geom_inner(Rcpp::List M, Rcpp::List p, Rcpp::List u, Rcpp::L
   return out;
 }
 
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector geom_transport(Rcpp::List M, Rcpp::List p, Rcpp::List q, Rcpp::List v, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
@@ -67,7 +67,7 @@ Rcpp::NumericVector geom_transport(Rcpp::List M, Rcpp::List p, Rcpp::List q, Rcp
                    Set(p, D), Set(q, D), Set(v, D));
 }
 
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector geom_geodesic(Rcpp::List M, Rcpp::List p, Rcpp::List v, Rcpp::NumericVector t, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
@@ -85,14 +85,14 @@ Rcpp::NumericVector geom_geodesic(Rcpp::List M, Rcpp::List p, Rcpp::List v, Rcpp
   return W.out;
 }
 
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector geom_project(Rcpp::List M, Rcpp::List x, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
   return pointwise(D, by_row, [&](const Vec& a, Vec& o) { m->project(a, o); }, Set(x, D));
 }
 
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector geom_to_tangent(Rcpp::List M, Rcpp::List p, Rcpp::List x, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
@@ -100,7 +100,7 @@ Rcpp::NumericVector geom_to_tangent(Rcpp::List M, Rcpp::List p, Rcpp::List x, bo
 }
 
 // First point that is off the manifold: list(index (1-based), message), or NULL.
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 SEXP geom_point_problem(Rcpp::List M, Rcpp::List x, double tol) {
   auto m = make_manifold(M);
   const int D = m->ambient();
@@ -115,7 +115,7 @@ SEXP geom_point_problem(Rcpp::List M, Rcpp::List x, double tol) {
 }
 
 // First vector that is not tangent at its base point, as above.
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 SEXP geom_tangent_problem(Rcpp::List M, Rcpp::List p, Rcpp::List v, double tol) {
   auto m = make_manifold(M);
   const int D = m->ambient();
@@ -132,7 +132,7 @@ SEXP geom_tangent_problem(Rcpp::List M, Rcpp::List p, Rcpp::List v, double tol) 
 }
 
 // Orthonormal basis of T_p as the columns of an ambient x dim matrix.
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::NumericMatrix geom_tangent_basis(Rcpp::List M, Rcpp::List p) {
   auto m = make_manifold(M);
   const int D = m->ambient();

@@ -141,8 +141,8 @@ Rcpp::List samp_mh_kng(Rcpp::List M, Rcpp::List X, int n, double sigma, Rcpp::Li
 }
 
 // Sensitivities and the admissible radius (DESIGN §4).
-// [[Rcpp::export]]
-Rcpp::List priv_frechet_sensitivity(Rcpp::List M, int n, double radius) {
+// [[Rcpp::export(rng = false)]]
+Rcpp::List priv_frechet_sensitivity(Rcpp::List M, double n, double radius) {
   auto m = make_manifold(M);
   return Rcpp::List::create(Rcpp::Named("radius_max") = frechet_radius_max(*m),
                             Rcpp::Named("h") = frechet_h(radius, m->curvature_max()),
@@ -150,12 +150,12 @@ Rcpp::List priv_frechet_sensitivity(Rcpp::List M, int n, double radius) {
                             Rcpp::Named("gradient") = sensitivity_frechet_gradient(*m, n, radius));
 }
 
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 double priv_spd_laplace_sigma_max(int k) { return spd_laplace_sigma_max(k); }
 
 // Data moved into the public ball B_radius(center) (points outside go to the
 // boundary along the geodesic to the centre).
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector priv_clip_to_ball(Rcpp::List M, Rcpp::List center, double radius, Rcpp::List x, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
@@ -166,7 +166,7 @@ Rcpp::NumericVector priv_clip_to_ball(Rcpp::List M, Rcpp::List center, double ra
 }
 
 // q as represented relative to p (Kendall: rotated into alignment with p).
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector geom_representative(Rcpp::List M, Rcpp::List p, Rcpp::List q, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();

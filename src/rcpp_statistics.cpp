@@ -3,7 +3,7 @@
 
 using namespace glue;
 
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol) {
   auto m = make_manifold(M);
   const int D = m->ambient();

@@ -27,15 +27,16 @@ inline double frechet_h(double r, double kappa) {
   return a / std::tan(a);
 }
 
-// Delta = 2 r (2 - h) / (n h) (002 Thm 2).
-inline double sensitivity_frechet_mean(const Manifold& M, int n, double radius) {
+// Delta = 2 r (2 - h) / (n h) (002 Thm 2). n is a double: it only enters the
+// bound, and sample sizes beyond 2^31 must not wrap.
+inline double sensitivity_frechet_mean(const Manifold& M, double n, double radius) {
   const double h = frechet_h(radius, M.curvature_max());
   return 2.0 * radius * (2.0 - h) / (n * h);
 }
 
 // KNG gradient sensitivity: ||Log_x(x_n) - Log_x(x_n')|| / n <= 2r(2-h)/n
 // (kappa > 0, 002 supplement Lemma 1), 2r/n otherwise.
-inline double sensitivity_frechet_gradient(const Manifold& M, int n, double radius) {
+inline double sensitivity_frechet_gradient(const Manifold& M, double n, double radius) {
   const double h = frechet_h(radius, M.curvature_max());
   return 2.0 * radius * (2.0 - h) / n;
 }

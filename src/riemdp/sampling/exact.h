@@ -44,6 +44,7 @@ template <class Out>
 void sample_isotropic(const Manifold& M, CVecRef eta, RadialKernel kernel, int n, Xoshiro256pp rng, Out out,
                       int streams = 1) {
   if (!M.isotropic()) throw domain_error("no exact radial sampler on " + M.name());
+  if (n < 1) throw domain_error("the number of draws must be >= 1 (got " + std::to_string(n) + ")");
   const RadialSampler radial(M, kernel);
   const Mat B = M.tangent_basis(eta);
   streams = std::max(1, std::min(streams, n / 10000 + 1));

@@ -35,6 +35,11 @@ struct MHResult {
 template <class LogTarget, class Rng, class Out>
 MHResult metropolis_hastings(const Manifold& M, const LogTarget& log_f, CVecRef x0, int n, const MHSettings& set,
                              Rng& rng, Out out) {
+  // Defence in depth (R validates these): a chain that keeps nothing would
+  // return its unmoved starting state.
+  if (n < 1 || set.thin < 1 || set.burn_in < 0)
+    throw domain_error("a chain needs n >= 1, thin >= 1 and burn_in >= 0 (got n = " + std::to_string(n) +
+                       ", thin = " + std::to_string(set.thin) + ", burn_in = " + std::to_string(set.burn_in) + ")");
   const int D = M.ambient(), d = M.dim();
   const double inj = M.injectivity_radius();
   Vec x = x0, y(D), v(D), z(d);
