@@ -184,9 +184,6 @@ check_rate <- function(M, kernel, sigma, call, source = "`sigma`") {
   invisible(as.double(sigma))
 }
 
-# Former name, still called by R/release.R.
-check_law_exists <- function(M, kernel, sigma, call) check_rate(M, kernel, sigma, call)
-
 riem_rradial <- function(M, n, footprint, sigma, method, control, kernel, call) {
   check_manifold(M, call)
   n <- check_count(n, "n", 1, call)
