@@ -72,7 +72,7 @@ for (kernel in names(grid)) for (k in ks) {
     n_env <- if (k >= 10) 5e4 else 2e5
     acc <- acceptance(k, kernel, s, n_env)
     bound <- exp(info(k, kernel, s)$log_acceptance_bound)
-    auto <- attr(rfun(M, 1, eta, s, control = mcmc_control(n_iter = 10, burn_in = 10)), "method")
+    auto <- if (riemdp:::spd_exact_preferred(k, kernel, s)) "exact" else "eigen-mh"
     # exact: about 2e5 proposals in all (1e4 for k = 10), skipped below 1e-5
     ex_rate <- NA_real_
     if (acc[["mean"]] >= 1e-5) {
