@@ -57,6 +57,22 @@ samp_spd <- function(M, eta, n, kernel, sigma, control, init) {
     .Call(`_riemdp_samp_spd`, M, eta, n, kernel, sigma, control, init)
 }
 
+samp_spd_exact <- function(M, eta, n, kernel, sigma) {
+    .Call(`_riemdp_samp_spd_exact`, M, eta, n, kernel, sigma)
+}
+
+samp_spd_log_eigen <- function(k, n, kernel, sigma, what) {
+    .Call(`_riemdp_samp_spd_log_eigen`, k, n, kernel, sigma, what)
+}
+
+priv_spd_exact_info <- function(k, kernel, sigma) {
+    .Call(`_riemdp_priv_spd_exact_info`, k, kernel, sigma)
+}
+
+priv_spd_exact_log_ratio <- function(r) {
+    .Call(`_riemdp_priv_spd_exact_log_ratio`, r)
+}
+
 samp_mh_radial <- function(M, eta, n, kernel, sigma, init, control, center, radius, by_row) {
     .Call(`_riemdp_samp_mh_radial`, M, eta, n, kernel, sigma, init, control, center, radius, by_row)
 }

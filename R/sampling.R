@@ -100,13 +100,44 @@ check_control <- function(control, call) {
 #' piecewise-exponential envelope. On [manifold_spd()] (k >= 2) the law is
 #' built by the eigen-decomposition construction
 #' \eqn{x = \eta^{1/2} U \mathrm{diag}(e^{r}) U^\top \eta^{1/2}} with `U`
-#' exactly Haar-distributed and the log-eigenvalues `r` drawn by
-#' Metropolis-Hastings (density \eqn{k(|r|)\prod_{i<j}\sinh(|r_i-r_j|/2)});
-#' the draws are marked `"eigen-mh"`.
+#' exactly Haar-distributed and log-eigenvalues \eqn{r \in R^k} of density
+#' \eqn{k(|r|)\prod_{i<j}\sinh(|r_i-r_j|/2)}, drawn exactly by rejection:
+#' \eqn{\sinh(y) \le y e^y} and \eqn{\sum_{i<j}|r_i-r_j|/2 \le c|r|},
+#' \eqn{c = \sqrt{k(k^2-1)/12}}, give the envelope
+#' \eqn{k(|r|) e^{c|r|} \prod_{i<j}|r_i-r_j|}, whose radius has a log-concave
+#' density (drawn as above) and whose direction has density
+#' \eqn{\propto \prod_{i<j}|u_i-u_j|} on the unit sphere (rejection from the
+#' uniform law, bounded by the product's maximum at the scaled zeros of the
+#' Hermite polynomial \eqn{H_k}, or for k > 6 the normalised eigenvalues of a
+#' GOE matrix); a proposal is accepted with probability
+#' \eqn{\prod_{i<j}\mathrm{sinhc}(|r_i-r_j|/2)\, e^{-c|r|} \le 1}. The
+#' acceptance rate tends to 1 as \eqn{\sigma \to 0} and falls quickly with k
+#' and \eqn{\sigma}: it is at least
+#' \eqn{E[e^{-cR}]} under the envelope's radius law (\eqn{(1-c\sigma)^{N+1}}
+#' for Laplace, \eqn{N = k - 1 + k(k-1)/2}), a bound that depends on k,
+#' \eqn{\sigma} and the kernel only. `method = "auto"` uses the exact sampler
+#' where this bound is at least 1e-3 (at most 1000 proposals per draw on
+#' average): for the Gaussian law up to \eqn{\sigma} = 4.0, 1.63, 0.86, 0.52,
+#' 0.34, 0.10 on spd(k), k = 2, 3, 4, 5, 6, 10, and for the Laplace law up to
+#' 1.27, 0.48, 0.22, 0.12, 0.067, 0.013 (existence bounds 1.41, 0.71, 0.45,
+#' 0.32, 0.24, 0.11); and
+#' beyond it Metropolis-Hastings on the log-eigenvalues (draws marked
+#' `"eigen-mh"`, settings from `control`; the chain starts at a random draw of
+#' the public law \eqn{\propto k(|r|)\prod_{i<j}|r_i-r_j|} unless
+#' `control` gives `init` or `resume`). `method = "exact"` on spd always runs
+#' the exact sampler: beyond the `"auto"` threshold it may be slow (it can be
+#' interrupted), and it stops with an error if \eqn{10^8} proposals for one
+#' draw are all rejected.
 #'
 #' `method = "mh"`: random-walk Metropolis-Hastings on the manifold (see
 #' [mcmc_control()]), the papers' method and the cross-check of the exact
 #' samplers.
+#'
+#' Draws by Metropolis-Hastings (`"mh"`, `"eigen-mh"`) follow the target law
+#' only approximately (after burn-in, up to the chain's mixing); releases
+#' built on them carry the privacy guarantee of the exact law only
+#' approximately. The default `"auto"` uses an exact sampler wherever one is
+#' available.
 #'
 #' The Laplace law exists on [manifold_hyperbolic()] only for
 #' \eqn{\sigma < 1/(d-1)} and on [manifold_spd()] only for
@@ -157,6 +188,20 @@ riem_rgaussian <- function(M, n, footprint, sigma, method = c("auto", "exact", "
                "gaussian", call)
 }
 
+# Smallest proven acceptance rate at which method = "auto" uses the exact SPD
+# sampler: at most 1000 proposals per draw on average, i.e. at most about
+# 0.1-2 ms per draw for k <= 6 and 5-10 ms at k = 10 (bench/spd_exact.R),
+# the order of one release by eigen-MH (3000 chain iterations), while bulk
+# draws stay above about 500 per second.
+spd_exact_min_acceptance <- 1e-3
+
+# Does "auto" use the exact SPD sampler? Its acceptance rate is at least
+# exp(log_acceptance_bound) (spd_exact.h), which depends only on k, the
+# kernel and sigma: the choice reveals nothing about the data.
+spd_exact_preferred <- function(k, kernel, sigma) {
+  priv_spd_exact_info(k, kernel, sigma)$log_acceptance_bound >= log(spd_exact_min_acceptance)
+}
+
 # Largest sigma for which the Laplace law exists (volume growth), Inf if any.
 laplace_sigma_max <- function(M) {
   switch(M$type,
@@ -194,12 +239,16 @@ riem_rradial <- function(M, n, footprint, sigma, method, control, kernel, call) 
   check_control(control, call)
   check_rate(M, kernel, sigma, call)
   eigen_route <- M$type == "spd" && M$k >= 2L
-  if (method == "auto") method <- if (eigen_route) "eigen-mh" else "exact"
-  if (method == "exact" && eigen_route) method <- "eigen-mh"
+  # On spd "auto" is the exact sampler wherever its acceptance rate is proven
+  # to be reasonable (a function of the public k, kernel and sigma only),
+  # else Metropolis-Hastings on the log-eigenvalues ("eigen-mh", also
+  # accepted here from internal callers and tests).
+  if (method == "auto") method <- if (!eigen_route || spd_exact_preferred(M$k, kernel, sigma)) "exact" else "eigen-mh"
   by_row <- is.null(M$point_shape)
   law <- if (kernel == "laplace") "Riemannian Laplace" else "Riemannian Gaussian"
   if (method == "exact") {
-    out <- from_values(M, core_call(samp_exact(M, E, n, kernel, sigma, by_row), call), n, FALSE)
+    out <- from_values(M, core_call(if (eigen_route) samp_spd_exact(M, E, n, kernel, sigma)
+                                    else samp_exact(M, E, n, kernel, sigma, by_row), call), n, FALSE)
     return(structure(out, method = "exact", law = law, sigma = sigma))
   }
   ctl <- control

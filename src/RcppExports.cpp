@@ -198,6 +198,60 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// samp_spd_exact
+Rcpp::NumericVector samp_spd_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma);
+RcppExport SEXP _riemdp_samp_spd_exact(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type eta(etaSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_spd_exact(M, eta, n, kernel, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
+// samp_spd_log_eigen
+Rcpp::NumericMatrix samp_spd_log_eigen(int k, int n, std::string kernel, double sigma, std::string what);
+RcppExport SEXP _riemdp_samp_spd_log_eigen(SEXP kSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP whatSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< std::string >::type what(whatSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_spd_log_eigen(k, n, kernel, sigma, what));
+    return rcpp_result_gen;
+END_RCPP
+}
+// priv_spd_exact_info
+Rcpp::List priv_spd_exact_info(int k, std::string kernel, double sigma);
+RcppExport SEXP _riemdp_priv_spd_exact_info(SEXP kSEXP, SEXP kernelSEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(priv_spd_exact_info(k, kernel, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
+// priv_spd_exact_log_ratio
+Rcpp::NumericVector priv_spd_exact_log_ratio(Rcpp::NumericMatrix r);
+RcppExport SEXP _riemdp_priv_spd_exact_log_ratio(SEXP rSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type r(rSEXP);
+    rcpp_result_gen = Rcpp::wrap(priv_spd_exact_log_ratio(r));
+    return rcpp_result_gen;
+END_RCPP
+}
 // samp_mh_radial
 Rcpp::List samp_mh_radial(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, Rcpp::List init, Rcpp::List control, SEXP center, double radius, bool by_row);
 RcppExport SEXP _riemdp_samp_mh_radial(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP initSEXP, SEXP controlSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP by_rowSEXP) {
@@ -316,6 +370,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_samp_exact", (DL_FUNC) &_riemdp_samp_exact, 6},
     {"_riemdp_samp_radial", (DL_FUNC) &_riemdp_samp_radial, 4},
     {"_riemdp_samp_spd", (DL_FUNC) &_riemdp_samp_spd, 7},
+    {"_riemdp_samp_spd_exact", (DL_FUNC) &_riemdp_samp_spd_exact, 5},
+    {"_riemdp_samp_spd_log_eigen", (DL_FUNC) &_riemdp_samp_spd_log_eigen, 5},
+    {"_riemdp_priv_spd_exact_info", (DL_FUNC) &_riemdp_priv_spd_exact_info, 3},
+    {"_riemdp_priv_spd_exact_log_ratio", (DL_FUNC) &_riemdp_priv_spd_exact_log_ratio, 1},
     {"_riemdp_samp_mh_radial", (DL_FUNC) &_riemdp_samp_mh_radial, 10},
     {"_riemdp_samp_mh_kng", (DL_FUNC) &_riemdp_samp_mh_kng, 9},
     {"_riemdp_priv_frechet_sensitivity", (DL_FUNC) &_riemdp_priv_frechet_sensitivity, 3},

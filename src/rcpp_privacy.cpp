@@ -65,7 +65,8 @@ Rcpp::NumericVector samp_radial(Rcpp::List M, int n, std::string kernel, double 
   return out;
 }
 
-// SPD: exact Haar directions, MH on the log-eigenvalues.
+// SPD: exact Haar directions, MH on the log-eigenvalues (started at a draw of
+// a public law unless init is given).
 // [[Rcpp::export]]
 Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, Rcpp::List control,
                     SEXP init) {
@@ -81,18 +82,105 @@ Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, dou
   Writer W(n, D, false);
   Rcpp::NumericVector trace(n);
   Vec last(D);
-  MHResult r = sample_spd(
-      m, k, e, RadialKernel{kernel_kind(kernel), sigma}, n, mh_settings(control), rng,
-      [&](int i, const Vec& x) {
-        W.put(i, x);
-        trace[i] = m.dist(e, x);
-        last = x;
-      },
-      Rf_isNull(init) ? nullptr : &x0);
+  MHResult r = interruptible([&] {
+    return sample_spd(
+        m, k, e, RadialKernel{kernel_kind(kernel), sigma}, n, mh_settings(control), rng,
+        [&](int i, const Vec& x) {
+          W.put(i, x);
+          trace[i] = m.dist(e, x);
+          last = x;
+        },
+        Rf_isNull(init) ? nullptr : &x0);
+  });
   // The chain runs on the log-eigenvalues; its state is carried by the last
   // draw, from which a resumed call recovers them.
   r.state = last;
   return mh_output(W, trace, r, D);
+}
+
+// SPD: exact draws (Haar directions, envelope rejection for the
+// log-eigenvalues), k x k x n.
+// [[Rcpp::export]]
+Rcpp::NumericVector samp_spd_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma) {
+  const int k = Rcpp::as<int>(M["k"]);
+  SPD m(k);
+  const int D = k * k;
+  Set E(eta, D);
+  Vec e(D);
+  E.get(0, e);
+  Xoshiro256pp rng = rng_from_r();
+  Writer W(n, D, false);
+  interruptible([&] {
+    sample_spd_exact(m, k, e, RadialKernel{kernel_kind(kernel), sigma}, n, rng,
+                     [&](int i, const Vec& x) { W.put(i, x); });
+    return 0;
+  });
+  return W.out;
+}
+
+// SPD log-eigenvalue draws alone (tests and bench), n x k: "exact", "envelope"
+// (proposals of the exact sampler), "start" (the chain's public start law),
+// "direction_uniform" / "direction_goe" (the Vandermonde direction law by
+// either method).
+// [[Rcpp::export]]
+Rcpp::NumericMatrix samp_spd_log_eigen(int k, int n, std::string kernel, double sigma, std::string what) {
+  const RadialKernel K{kernel_kind(kernel), sigma};
+  Xoshiro256pp rng = rng_from_r();
+  Rcpp::NumericMatrix out(n, k);
+  Vec r(k);
+  interruptible([&] {
+    if (what == "exact" || what == "envelope") {
+      check_spd_law(k, K);
+      const SpdLogEigenSampler s(k, K);
+      for (int i = 0; i < n; ++i) {
+        if (what == "exact") s.draw(r, rng);
+        else s.propose(r, rng);
+        for (int j = 0; j < k; ++j) out(i, j) = r[j];
+      }
+    } else if (what == "start") {
+      for (int i = 0; i < n; ++i) {
+        r = spd_chain_start(k, K, rng);
+        for (int j = 0; j < k; ++j) out(i, j) = r[j];
+      }
+    } else if (what == "direction_uniform" || what == "direction_goe") {
+      const VandermondeDirection d(k, what == "direction_goe" ? VandermondeDirection::goe
+                                                              : VandermondeDirection::uniform_rejection);
+      for (int i = 0; i < n; ++i) {
+        check_interrupt();
+        d.draw(r, rng);
+        for (int j = 0; j < k; ++j) out(i, j) = r[j];
+      }
+    } else {
+      throw std::invalid_argument("unknown draw '" + what + "'");
+    }
+    return 0;
+  });
+  return out;
+}
+
+// Constants of the exact SPD sampler: the growth rate c, the log maximum of
+// the Vandermonde product on the unit sphere, and the log lower bound on the
+// acceptance rate (used by method = "auto").
+// [[Rcpp::export]]
+Rcpp::List priv_spd_exact_info(int k, std::string kernel, double sigma) {
+  return Rcpp::List::create(
+      Rcpp::Named("growth") = spd_volume_growth(k), Rcpp::Named("log_vandermonde_max") = vandermonde_log_max(k),
+      Rcpp::Named("log_acceptance_bound") = spd_exact_log_acceptance_bound(k, kernel_kind(kernel), sigma));
+}
+
+// log acceptance probabilities of the exact SPD sampler at the rows r of a
+// matrix (tests: never above 0).
+// [[Rcpp::export]]
+Rcpp::NumericVector priv_spd_exact_log_ratio(Rcpp::NumericMatrix r) {
+  const int k = r.ncol();
+  const double c = spd_volume_growth(k);
+  Rcpp::NumericVector out(r.nrow());
+  Vec v(k);
+  for (int i = 0; i < r.nrow(); ++i) {
+    for (int j = 0; j < k; ++j) v[j] = r(i, j);
+    out[i] = spd_exact_log_ratio(v, v.norm(), c);
+  }
+  return out;
 }
 
 // Metropolis-Hastings for the Laplace / Gaussian law (optionally restricted

@@ -15,6 +15,7 @@
 #include "sampling/radial.h"
 #include "sampling/exact.h"
 #include "sampling/mh.h"
+#include "sampling/spd_exact.h"
 #include "sampling/spd_sampler.h"
 #include "privacy/sensitivity.h"
 #include "privacy/targets.h"

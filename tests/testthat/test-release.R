@@ -71,6 +71,9 @@ release_cases <- function() {
   list(
     list(name = "sphere(2) laplace exact", M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8, n = 8,
          args = list(epsilon = 1), sampler = "exact"),
+    # beyond the exact SPD sampler's range (sigma > 1.63 on spd(3)): Metropolis-Hastings on the log-eigenvalues
+    list(name = "spd(3) gaussian eigen-mh", M = manifold_spd(3), c = diag(c(1, 2, 1.5)), radius = 0.8, n = 10,
+         args = list(mechanism = "gaussian", sigma = 1.8), sampler = "eigen-mh"),
     list(name = "sphere(2) laplace mh", M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8, n = 8,
          args = list(epsilon = 1, method = "mh"), sampler = "mh"),
     list(name = "sphere(2) kng", M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8, n = 8,
@@ -78,7 +81,10 @@ release_cases <- function() {
     list(name = "sphere(2) gaussian", M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8, n = 8,
          args = list(mechanism = "gaussian", sigma = 0.2), sampler = "exact"),
     list(name = "spd(2) laplace", M = manifold_spd(2), c = matrix(c(2, 0.5, 0.5, 1), 2, 2), radius = 1, n = 10,
-         args = list(epsilon = 1), sampler = "eigen-mh"),
+         args = list(epsilon = 1), sampler = "exact"),
+    # beyond the exact SPD sampler's range (sigma > 1.63 on spd(3)): Metropolis-Hastings on the log-eigenvalues
+    list(name = "spd(3) gaussian eigen-mh", M = manifold_spd(3), c = diag(c(1, 2, 1.5)), radius = 0.8, n = 10,
+         args = list(mechanism = "gaussian", sigma = 1.8), sampler = "eigen-mh"),
     list(name = "kendall(5) laplace", M = manifold_kendall(5), c = K5c, radius = 0.3, n = 10,
          args = list(epsilon = 2), sampler = "exact"),
     list(name = "hyperbolic(2) laplace", M = manifold_hyperbolic(2), c = c(sqrt(1 + 0.5^2 + 0.3^2), 0.5, -0.3),

@@ -21,13 +21,19 @@
 namespace riemdp {
 
 // Kernel of the mechanism in r: Laplace exp(-r/sigma) (002 Def. 3) or
-// Gaussian exp(-r^2/(2 sigma^2)) (004 Def. 3.3).
+// Gaussian exp(-r^2/(2 sigma^2)) (004 Def. 3.3), times exp(tilt * r): the
+// mechanisms use tilt = 0; the SPD envelope (spd_exact.h) tilts by the volume
+// growth rate.
 struct RadialKernel {
   enum Kind { laplace, gaussian } kind;
   double sigma;
-  // In r / sigma, so that sigma^2 never under- or overflows.
-  double h(double r) const { return kind == laplace ? -r / sigma : -0.5 * (r / sigma) * (r / sigma); }
-  double dh(double r) const { return kind == laplace ? -1.0 / sigma : -(r / sigma) / sigma; }
+  double tilt = 0.0;
+  // In r / sigma, so that sigma^2 never under- or overflows; the tilt term is
+  // skipped when 0 (0 * inf would be NaN at r = inf).
+  double h(double r) const {
+    return (kind == laplace ? -r / sigma : -0.5 * (r / sigma) * (r / sigma)) + (tilt != 0.0 ? tilt * r : 0.0);
+  }
+  double dh(double r) const { return (kind == laplace ? -1.0 / sigma : -(r / sigma) / sigma) + tilt; }
 };
 
 inline RadialKernel::Kind kernel_kind(const std::string& s) {

@@ -2,7 +2,8 @@
 // eigen-decomposition construction (Said et al. 2017; Hajri et al. 2016;
 // DESIGN §3): x = eta^{1/2} U diag(e^r) U^T eta^{1/2}, U Haar-orthogonal and
 // r in R^k with density k(|r|) prod_{i<j} sinh(|r_i - r_j| / 2). U is exact;
-// r is drawn by Metropolis-Hastings (a chain on R^k, thinned).
+// r is drawn exactly by envelope rejection (spd_exact.h) or by
+// Metropolis-Hastings (a chain on R^k, thinned) where that rejection is slow.
 #ifndef RIEMDP_SAMPLING_SPD_SAMPLER_H
 #define RIEMDP_SAMPLING_SPD_SAMPLER_H
 
@@ -12,14 +13,20 @@
 #include "../geometry/spd.h"
 #include "mh.h"
 #include "radial.h"
+#include "spd_exact.h"
 
 namespace riemdp {
 
-// Volume growth rate of SPD(k): prod sinh(|r_i-r_j|/2) <= C exp(c |r|) with
-// c = sqrt(k(k^2-1)/3)/2, so the Laplace law exists iff sigma < 1/c.
+// The Laplace law exists iff sigma < 1/c, c the volume growth rate
+// (prod sinh(|r_i-r_j|/2) <= exp(c |r|), spd_exact.h).
 inline double spd_laplace_sigma_max(int k) {
   if (k < 2) return std::numeric_limits<double>::infinity();
-  return 2.0 / std::sqrt(k * (k * k - 1.0) / 3.0);
+  return 1.0 / spd_volume_growth(k);
+}
+
+inline void check_spd_law(int k, RadialKernel kernel) {
+  if (kernel.kind == RadialKernel::laplace && !(kernel.sigma < spd_laplace_sigma_max(k)))
+    throw domain_error("the Laplace law on SPD does not exist for this sigma");
 }
 
 struct SpdEigenTarget {
@@ -50,34 +57,72 @@ Mat haar_orthogonal(int k, Rng& rng) {
   return Q;
 }
 
+// x = eta^{1/2} U diag(e^r) U^T eta^{1/2} with a fresh Haar U.
+template <class Rng>
+void spd_from_log_eigen(const SPD::Roots& roots, CVecRef r, Rng& rng, Vec& x) {
+  const int k = static_cast<int>(r.size());
+  const Mat U = haar_orthogonal(k, rng);
+  const Mat W = num::sym(roots.half * U * r.array().exp().matrix().asDiagonal() * U.transpose() * roots.half);
+  // Log-eigenvalues spread over more than ~36 (condition number 1e16) give
+  // matrices that double precision cannot hold as positive definite.
+  Eigen::SelfAdjointEigenSolver<Mat> es(W, Eigen::EigenvaluesOnly);
+  if (!W.allFinite() || !(es.eigenvalues()(0) > 0.0))
+    throw domain_error("a draw has log-eigenvalues spread over " + num::fmt(r.maxCoeff() - r.minCoeff()) +
+                       ": it cannot be stored as a positive definite matrix in double precision; use a smaller sigma");
+  x = Eigen::Map<const Vec>(W.data(), k * k);
+}
+
+// Exact draws (spd_exact.h); calls out(i, x) for i = 0..n-1.
+template <class Rng, class Out>
+void sample_spd_exact(const SPD& M, int k, CVecRef eta, RadialKernel kernel, int n, Rng& rng, Out out) {
+  check_spd_law(k, kernel);
+  const SPD::Roots roots = M.roots(eta);
+  const SpdLogEigenSampler sampler(k, kernel);
+  Vec r(k), x(k * k);
+  for (int i = 0; i < n; ++i) {
+    sampler.draw(r, rng);
+    spd_from_log_eigen(roots, r, rng, x);
+    out(i, x);
+  }
+}
+
+// Start of the log-eigenvalue chain when the user gives none: a random draw
+// of a public law, never a fixed point (a chain that does not move would
+// otherwise release the footprint itself; issue 6 item 1). The law is the
+// flat analogue k(|r|) prod_{i<j} |r_i - r_j| of the target (its shape as
+// sigma -> 0): R = |r| from the radial law of R^{k+m} under the kernel, the
+// direction as in the exact sampler. It exists for every sigma.
+template <class Rng>
+Vec spd_chain_start(int k, RadialKernel kernel, Rng& rng) {
+  const Euclidean space(k + k * (k - 1) / 2);
+  const RadialSampler radial(space, RadialKernel{kernel.kind, kernel.sigma});
+  const VandermondeDirection direction(k);
+  Vec r(k);
+  direction.draw(r, rng);
+  r *= radial.draw(rng);
+  return r;
+}
+
 // init: optional point whose log-eigenvalues (whitened by eta) start the
-// chain, e.g. the last draw of a previous call (resuming).
+// chain, e.g. the last draw of a previous call (resuming), or chosen by the
+// user; otherwise the chain starts at a draw of spd_chain_start.
 template <class Rng, class Out>
 MHResult sample_spd(const SPD& M, int k, CVecRef eta, RadialKernel kernel, int n, const MHSettings& set, Rng& rng,
                     Out out, const Vec* init = nullptr) {
-  if (kernel.kind == RadialKernel::laplace && !(kernel.sigma < spd_laplace_sigma_max(k)))
-    throw domain_error("the Laplace law on SPD does not exist for this sigma");
+  check_spd_law(k, kernel);
   const SPD::Roots roots = M.roots(eta);
   const Euclidean Rk(k);
   const SpdEigenTarget target{kernel};
-  Vec r0 = Vec::Zero(k);
+  Vec r0(k);
   if (init) {
     const Mat W = num::sym(roots.inv_half * Eigen::Map<const Mat>(init->data(), k, k) * roots.inv_half);
     r0 = Eigen::SelfAdjointEigenSolver<Mat>(W, Eigen::EigenvaluesOnly).eigenvalues().array().log();
   } else {
-    for (int i = 0; i < k; ++i) r0[i] = 1e-3 * (i - 0.5 * (k - 1));  // off the diagonal r_i = r_j
+    r0 = spd_chain_start(k, kernel, rng);
   }
   Vec x(k * k);
   return metropolis_hastings(Rk, target, r0, n, set, rng, [&](int i, const Vec& r, double) {
-    const Mat U = haar_orthogonal(k, rng);
-    const Mat W = num::sym(roots.half * U * r.array().exp().matrix().asDiagonal() * U.transpose() * roots.half);
-    // Log-eigenvalues spread over more than ~36 (condition number 1e16) give
-    // matrices that double precision cannot hold as positive definite.
-    Eigen::SelfAdjointEigenSolver<Mat> es(W, Eigen::EigenvaluesOnly);
-    if (!W.allFinite() || !(es.eigenvalues()(0) > 0.0))
-      throw domain_error("a draw has log-eigenvalues spread over " + num::fmt(r.maxCoeff() - r.minCoeff()) +
-                         ": it cannot be stored as a positive definite matrix in double precision; use a smaller sigma");
-    x = Eigen::Map<const Vec>(W.data(), k * k);
+    spd_from_log_eigen(roots, r, rng, x);
     out(i, x);
   });
 }
