@@ -119,14 +119,16 @@ class RadialSampler {
   double scaled_log_density(double t) const {
     const int d = M_.dim();
     if (!(t > 0.0) || !(t < tmax_)) return t == 0.0 && d == 1 ? log_c_ : -inf();
-    const double kern = k_.kind == RadialKernel::laplace ? -rho_ * t : -0.5 * (rho_ * t) * (rho_ * t);
+    // the kernel in t (RadialKernel::h at r = tau t, without forming sigma^2)
+    const double kern = (k_.kind == RadialKernel::laplace ? -rho_ * t : -0.5 * (rho_ * t) * (rho_ * t)) +
+                        (k_.tilt != 0.0 ? k_.tilt * tau_ * t : 0.0);
     const double r = tau_ * t;
     if (r <= r_flat_) return kern + (d > 1 ? (d - 1.0) * std::log(t) : 0.0) + log_c_;
     return kern + M_.log_volume_density(r) - (d - 1.0) * std::log(tau_);
   }
   double d_scaled_log_density(double t) const {
     const int d = M_.dim();
-    const double dkern = k_.kind == RadialKernel::laplace ? -rho_ : -rho_ * (rho_ * t);
+    const double dkern = (k_.kind == RadialKernel::laplace ? -rho_ : -rho_ * (rho_ * t)) + k_.tilt * tau_;
     const double r = tau_ * t;
     if (r <= r_flat_) return dkern + (d - 1.0) / t;
     return dkern + tau_ * M_.d_log_volume_density(r);
