@@ -40,13 +40,13 @@ inline double frechet_gradient_floor(const Manifold& M, CVecRef x, double data_s
 // accepted one, doubled after a step whose decrease showed t lambda < 0.4
 // (slow progress where lambda < 1, in positive curvature).
 // Stops when the gradient norm is below tol or its rounding floor, or when
-// no step reduces it any more near the minimum (converged in these cases),
-// after max_iter steps, or when no step decreases F. Every iterate is
+// no step reduces it any more near the minimum (converged in these cases if
+// it is within a small multiple of the floor), after max_iter steps, or when
+// no step decreases F. Every iterate is
 // retracted onto the manifold (M.project), so rounding does not accumulate.
 inline FrechetResult frechet_mean(const Manifold& M, const PointSet& X, CVecRef init, int max_iter, double tol) {
   if (X.cols() < 1) throw domain_error("the Frechet mean needs at least one point");
   const int D = M.ambient();
-  const double eps = std::numeric_limits<double>::epsilon();
   FrechetResult r;
   double data_scale = 0.0;
   for (Eigen::Index i = 0; i < X.cols(); ++i) data_scale += M.rounding_scale(X.col(i));
@@ -60,15 +60,16 @@ inline FrechetResult frechet_mean(const Manifold& M, const PointSet& X, CVecRef 
   double t_last = 1.0;
   int it = 0;
   while (gnorm > tol && gnorm > floor && it < max_iter) {
-    check_interrupt(1);
     // F is resolved to about floor * spread (each distance to eps * scale)
     // and never better than eps F.
     const double F_rounding = std::max(16.0 * floor * std::sqrt(2.0 * F), 1e-10 * std::abs(F));
-    bool on_gradient = gnorm * gnorm <= F_rounding;
-    const int max_bt = on_gradient ? 12 : 60;
+    const bool near_minimum = gnorm * gnorm <= F_rounding;
+    bool on_gradient = near_minimum;
+    const int max_bt = near_minimum ? 12 : 60;
     double t = t_last;
     bool accepted = false;
     for (int bt = 0; bt < max_bt; ++bt, t *= 0.5) {
+      check_interrupt(1);  // one poll per evaluation of F (a pass over the data)
       step = t * g;
       M.exp(x, step, xn);
       M.project(xn, xn);
@@ -98,7 +99,8 @@ inline FrechetResult frechet_mean(const Manifold& M, const PointSet& X, CVecRef 
   r.iterations = it;
   r.grad_norm = gnorm;
   r.cost = F;
-  r.converged = gnorm <= tol || gnorm <= floor || stalled;
+  // A stall counts as convergence only at the level of the rounding floor.
+  r.converged = gnorm <= tol || gnorm <= floor || (stalled && gnorm <= 16.0 * floor);
   return r;
 }
 
