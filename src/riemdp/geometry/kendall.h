@@ -106,8 +106,9 @@ class Kendall : public Manifold {
   }
 
   // Remove location and scale: the preshape. The configuration is first
-  // divided by its largest coordinate, so that centring and the norm neither
-  // overflow nor underflow at any scale (shapes are scale-free).
+  // scaled by the power of two at its largest coordinate (exactly), so that
+  // centring and the norm neither overflow nor underflow at any scale
+  // (shapes are scale-free).
   void project(CVecRef x, VecRef out) const override {
     if (!x.allFinite()) { out = x; return; }  // see Manifold::project
     if (!scaled_centred(x, out)) throw domain_error("all landmarks coincide: the configuration has no shape");
