@@ -3,12 +3,20 @@
 #' The minimiser of \eqn{F(x) = \frac{1}{2n}\sum_i d(x, x_i)^2} by Riemannian
 #' gradient descent: \eqn{x \leftarrow Exp_x(t \cdot \frac1n \sum_i Log_x(x_i))}
 #' with \eqn{t = 1} and Armijo backtracking, stopping when the gradient norm
-#' \eqn{|\frac1n \sum_i Log_x(x_i)|_x} falls below `tol` (design notes §2).
+#' \eqn{|\frac1n \sum_i Log_x(x_i)|_x} falls below `tol` (design notes §2)
+#' or below the level at which it is rounding noise (a small multiple of the
+#' machine epsilon, times the scale of the coordinates at the estimate and
+#' the spread of the data: far from the origin of the hyperboloid, or at an
+#' ill-conditioned SPD matrix, double precision cannot resolve a smaller
+#' gradient); both count as converged. Each iterate is retracted onto the
+#' manifold, so the estimate is a valid point however spread the data.
 #' Uses the manifold's exponential and logarithm. On [manifold_euclidean()]
 #' it is `colMeans(X)`.
 #'
 #' The default start is a cheap extrinsic mean: the normalised ambient mean on
-#' the sphere and the hyperboloid (or the first point when that mean is 0),
+#' the sphere (or the first point when that mean is 0) and the hyperboloid
+#' (far from the origin, where that normalisation is lost to rounding, the
+#' mean of the spatial coordinates lifted onto the hyperboloid),
 #' the arithmetic mean of the matrices on spd, and the full Procrustes mean
 #' (dominant eigenvector of \eqn{\sum z_i z_i^*}) on Kendall's space.
 #' On positively curved spaces the data should lie in a ball of radius below
@@ -64,7 +72,9 @@ initial_mean <- function(M, S) {
     },
     hyperbolic = {
       m <- colMeans(matrix(x, S$n))
-      m / sqrt(m[1]^2 - sum(m[-1]^2))
+      s <- (m[1] - sqrt(sum(m[-1]^2))) * (m[1] + sqrt(sum(m[-1]^2)))  # -<m,m>_L >= 1
+      # far from the origin -<m,m>_L is lost to rounding: lift the spatial mean
+      if (m[1] < 1e4 && s >= 1) m / sqrt(s) else c(sqrt(1 + sum(m[-1]^2)), m[-1])
     },
     spd = rowMeans(matrix(x, M$ambient)),
     kendall = {

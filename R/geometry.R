@@ -23,6 +23,12 @@
 #' Points must lie on the manifold and vectors in the tangent space at their
 #' base point, within the relative tolerance `getOption("riemdp.tol", 1e-8)`;
 #' anything else is an error (see [riem_check()] and [riem_project()]).
+#' So is a result that double precision cannot represent (the exponential of
+#' a huge vector, a geodesic at a huge time): an error, never `NaN` or `Inf`.
+#' On the hyperboloid the formulas use the spatial coordinates and stay
+#' accurate for points far apart and far from the origin; points must have
+#' \eqn{x_0^2} finite (\eqn{x_0 < 1.3 \cdot 10^{154}}, about 355 from the
+#' origin).
 #' On [manifold_kendall()] points may be raw configurations (location and
 #' scale are removed); tangent vectors are horizontal vectors at the preshape
 #' of the base point, and `riem_transport()` returns a vector at the preshape
@@ -62,7 +68,8 @@ riem_exp <- function(M, p, v) {
   P <- as_points(M, p, "p", call)
   V <- as_tangents(M, P, v, "v", call)
   n <- common_count(list(P, V), call)
-  from_values(M, geom_exp(M, P, V, P$by_row), n, P$single && V$single, p)
+  out <- core_call(geom_exp(M, P, V, P$by_row), call, "`v`")
+  from_values(M, out, n, P$single && V$single, p)
 }
 
 #' @rdname geometry
@@ -135,7 +142,8 @@ riem_geodesic <- function(M, p, v, t) {
   if (is.null(dim(t)) && length(t) < 1L) abort("`t` must hold at least one time", call)
   times <- list(n = length(t), arg = "t")
   n <- common_count(list(P, V, times), call)
-  from_values(M, geom_geodesic(M, P, V, as.double(t), P$by_row), n, FALSE, p)
+  out <- core_call(geom_geodesic(M, P, V, as.double(t), P$by_row), call, "`v` and `t`")
+  from_values(M, out, n, FALSE, p)
 }
 
 #' Check or project points
@@ -143,15 +151,17 @@ riem_geodesic <- function(M, p, v, t) {
 #' `riem_check()` verifies that `x` holds valid points of `M`: the right
 #' layout, finite values, and on the manifold within the relative tolerance
 #' `getOption("riemdp.tol", 1e-8)` (unit norm on the sphere,
-#' \eqn{<x,x>_L = -1} and \eqn{x_0 > 0} on the hyperboloid, symmetric and
-#' positive definite on spd; on Kendall's space any configuration whose
+#' \eqn{<x,x>_L = -1} relative to \eqn{x_0^2} and \eqn{x_0 > 0} on the
+#' hyperboloid, where \eqn{x_0^2} must be finite; symmetric and positive
+#' definite on spd; on Kendall's space any configuration, at any scale, whose
 #' landmarks do not all coincide). It returns `TRUE`, or stops with an error
 #' that says which point is wrong and how.
 #'
 #' `riem_project()` snaps arrays onto the manifold explicitly, for users who
 #' want it (the rest of the package never does so silently): normalise on the
 #' sphere; keep the spatial coordinates and set \eqn{x_0 = \sqrt{1 + |x|^2}}
-#' on the hyperboloid; symmetrise and floor the eigenvalues at `1e-12` times
+#' on the hyperboloid (an error when that point is too far from the origin to
+#' be represented); symmetrise and floor the eigenvalues at `1e-12` times
 #' the largest on spd; centre and scale to a preshape on Kendall's space;
 #' the identity on Euclidean space.
 #'

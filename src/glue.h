@@ -74,6 +74,10 @@ Rcpp::NumericVector pointwise(int D, bool by_row, F f, const Sets&... sets) {
     std::size_t j = 0;
     ((sets.get(i, in[j++])), ...);
     std::apply([&](auto&... a) { f(a..., o); }, in);
+    // The core marks a result that double precision cannot represent as
+    // non-finite (Manifold::exp): an error here, never NaN or Inf for R.
+    if (!o.allFinite())
+      throw domain_error("the result cannot be represented in double precision (overflow or underflow, or an angle lost to rounding)");
     W.put(i, o);
   }
   return W.out;

@@ -41,6 +41,9 @@ class Euclidean : public Manifold {
     return cost / (2.0 * n);
   }
 
+  // Coordinates of size |p| are resolved to eps |p|.
+  double rounding_scale(CVecRef p) const override { return std::max(1.0, p.cwiseAbs().maxCoeff()); }
+
   double log_volume_density(double r) const override { return (d_ - 1) * std::log(r); }
   double d_log_volume_density(double r) const override { return (d_ - 1) / r; }
 

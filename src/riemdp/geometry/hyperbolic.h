@@ -22,47 +22,153 @@ class Hyperbolic : public Manifold {
   double curvature_min() const override { return -1.0; }
   double curvature_max() const override { return -1.0; }
 
-  // Exp_p(v) = cosh|v| p + sinh|v| v/|v|.
-  void exp(CVecRef p, CVecRef v, VecRef out) const override {
-    const double nv = std::sqrt(num::clamp0(minkowski(v, v)));
-    out = std::cosh(nv) * p + num::sinhc(nv) * v;
+  // Points and tangent vectors are read in the spatial chart: a
+  // point is fixed by its spatial part x_s (x_0 = sqrt(1 + |x_s|^2)), a
+  // tangent vector v at p by v_s (v_0 = <p_s, v_s>/p_0). Every formula below
+  // uses spatial parts only, without the Minkowski products of far points
+  // that cancel (|<x,x>_L| is O(1) while x_0^2 is O(e^{2r})), and writes x_0
+  // and v_0 consistently, so that results lie exactly on the hyperboloid.
+
+  // Largest x_0 whose square is finite (about 355 from the origin): beyond it
+  // the hyperboloid cannot be checked or used in double precision.
+  static double x0_max() { return std::sqrt(std::numeric_limits<double>::max()); }
+
+  // x_0 = sqrt(1 + |x_s|^2) of the point with spatial part xs (no overflow of |x_s|^2).
+  static double lift(CVecRef xs) {
+    const double n2 = xs.squaredNorm();
+    if (std::isfinite(n2)) return std::sqrt(1.0 + n2);
+    return std::hypot(1.0, xs.stableNorm());
   }
 
-  // Distance from the chord c = q - p: 2 asinh(|c|_L / 2) for nearby points,
-  // where acosh(-<p,q>_L) loses half the digits; acosh(-<p,q>_L) for far
-  // points, where |c|_L^2 cancels.
-  static double dist_from_chord(CVecRef p, CVecRef q, CVecRef c) {
-    const double c2 = num::clamp0(minkowski(c, c));
-    if (c2 < 4.0) return 2.0 * std::asinh(0.5 * std::sqrt(c2));
-    const double m = -minkowski(p, q);
-    return std::acosh(m < 1.0 ? 1.0 : m);
+  static std::string too_far(double x0) {
+    return "is too far from the origin to be represented in double precision (x0 = " + num::fmt(x0) +
+           "; points of the hyperboloid need x0 < " + num::fmt(x0_max()) + ", about 355 from the origin)";
+  }
+
+  // Writes out_0 for the point with spatial part out_s: Inf when the point is
+  // not representable (x_0 > x0_max), for the caller to check.
+  void finish_point(VecRef out) const {
+    out(0) = lift(out.tail(d_));
+    if (!(out(0) <= x0_max())) out(0) = std::numeric_limits<double>::infinity();
+  }
+  // Writes out_0 for the vector with spatial part out_s, tangent at p.
+  void finish_tangent(CVecRef p, double p0, VecRef out) const { out(0) = p.tail(d_).dot(out.tail(d_)) / p0; }
+
+  // <u,v>_p for tangent vectors given by their spatial parts:
+  // u_s.v_s - (p_s.u_s)(p_s.v_s)/p_0^2 = u_perp.v_perp + (p_s.u_s)(p_s.v_s)/(|p_s|^2 p_0^2),
+  // perp = orthogonal to p_s; free of the cancellation of radial vectors.
+  double chart_inner(CVecRef p, CVecRef u, CVecRef v) const {
+    const auto ps = p.tail(d_), us = u.tail(d_), vs = v.tail(d_);
+    const double P = ps.squaredNorm();
+    if (!(P > 0.0)) return us.dot(vs);
+    const double a = ps.dot(us), b = ps.dot(vs);
+    const double ka = a / P, kb = b / P;
+    double perp = 0.0;
+    for (int i = 0; i < d_; ++i) perp += (us[i] - ka * ps[i]) * (vs[i] - kb * ps[i]);
+    return perp + ka * (b / (1.0 + P));
+  }
+
+  // S = |q - p|_L = sqrt(2(m - 1)) = 2 sinh(d/2), m = -<p,q>_L, from the
+  // spatial parts without cancellation:
+  //  * p_s.q_s <= 0: m - 1 = (p0 - 1) q0 + (q0 - 1) + |p_s.q_s|, x0 - 1 = |x_s|^2/(x0 + 1),
+  //    a sum of non-negative terms;
+  //  * p_s.q_s > 0: with c = q_s - p_s, e = q_s + p_s, e0 = p0 + q0,
+  //    2(m - 1) = |c|^2 - (c.e/e0)^2 and 2(m + 1) = e0^2 - |e|^2 give
+  //    S^2 = 2 (|q_s ^ p_s|^2 + (|q_s|^2 - |p_s|^2)^2/e0^2) / (p0 q0 - 1 + p_s.q_s),
+  //    all terms positive; the wedge is |B| |s_perp|, s_perp the part of the
+  //    shorter vector orthogonal to the longer one B (exact to rounding of
+  //    the coordinates), and everything is scaled by e0 against overflow.
+  double chord(CVecRef p, double p0, CVecRef q, double q0) const {
+    const auto ps = p.tail(d_), qs = q.tail(d_);
+    const double P = ps.squaredNorm(), Q = qs.squaredNorm();
+    // Within 1e-10 of the origin the chart is flat to 1e-20 (and the squares
+    // below would underflow for tiny coordinates).
+    if (P <= 1e-20 && Q <= 1e-20) return (qs - ps).stableNorm();
+    const double pq = ps.dot(qs);
+    if (pq <= 0.0) {
+      if (p0 < 1e150 && q0 < 1e150) return std::sqrt(2.0 * ((P / (p0 + 1.0)) * q0 + Q / (q0 + 1.0) - pq));
+      // m = p0 q0 (1 - (p_s/p0).(q_s/q0)) up to a relative 1e-300
+      const double cosine = (ps / p0).dot(qs / q0);
+      return std::sqrt(2.0 * p0) * std::sqrt(q0) * std::sqrt(1.0 - cosine);
+    }
+    const double e0 = p0 + q0, inv = 1.0 / e0;
+    const auto big = P >= Q ? ps : qs;
+    const auto small = P >= Q ? qs : ps;
+    const double k = small.dot(big) / big.squaredNorm();
+    double perp = 0.0;
+    for (int i = 0; i < d_; ++i) {
+      const double t = (small[i] - k * big[i]) * inv;
+      perp += t * t;
+    }
+    const double wedge = perp * (std::max(P, Q) * inv * inv);   // |q_s ^ p_s|^2 / e0^2
+    const double diff = (Q - P) * inv * inv;                    // (|q_s|^2 - |p_s|^2) / e0^2
+    const double den = e0 < 1e150 ? ((P / (p0 + 1.0)) * q0 + Q / (q0 + 1.0) + pq) * inv * inv
+                                  : (p0 * inv) * (q0 * inv) + (ps * inv).dot(qs * inv);
+    return e0 * std::sqrt(2.0 * (wedge + diff * diff * inv * inv) / den);
+  }
+
+  static double dist_from_chord(double S) { return 2.0 * std::asinh(0.5 * S); }
+
+  // Log_p(q) from its spatial part: (d/sinh d) (q_s - m p_s), written as
+  // (d/sinh d)(c_s - (m - 1) p_s) for nearby points; returns d.
+  double log_chart(CVecRef p, double p0, CVecRef q, double q0, VecRef out) const {
+    const double S = chord(p, p0, q, q0);
+    const double d = dist_from_chord(S);
+    auto os = out.tail(d_);
+    if (S <= 1.0) {
+      const double f = (S > 0.0 ? d / S : 1.0) / std::sqrt(1.0 + 0.25 * S * S);  // d / sinh d
+      os = f * (q.tail(d_) - p.tail(d_) - (0.5 * S * S) * p.tail(d_));
+    } else {
+      os = num::inv_sinhc(d) * q.tail(d_) - (d / std::tanh(d)) * p.tail(d_);
+    }
+    finish_tangent(p, p0, out);
+    return d;
+  }
+
+  // Exp_p(v) = cosh|v| p + sinh|v| v/|v| (spatial part; x_0 recomputed).
+  // Not representable beyond x0_max (|v| up to ~710 from the origin): x_0 = Inf.
+  void exp(CVecRef p, CVecRef v, VecRef out) const override {
+    const double nv = std::sqrt(num::clamp0(chart_inner(p, v, v)));
+    out.tail(d_) = std::cosh(nv) * p.tail(d_) + num::sinhc(nv) * v.tail(d_);
+    finish_point(out);
   }
 
   double dist(CVecRef p, CVecRef q) const override {
-    Vec c = q - p;
-    return dist_from_chord(p, q, c);
+    return dist_from_chord(chord(p, lift(p.tail(d_)), q, lift(q.tail(d_))));
   }
 
-  void exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const override { out = std::cosh(r) * p + std::sinh(r) * u; }
+  void exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const override {
+    out.tail(d_) = std::cosh(r) * p.tail(d_) + std::sinh(r) * u.tail(d_);
+    finish_point(out);
+  }
 
-  // Log_p(q) = dist * w/|w|_L, w = q + <p,q>_L p = (q-p) + <p,q-p>_L p.
   void log(CVecRef p, CVecRef q, VecRef out) const override {
-    out = q - p;
-    const double d = dist_from_chord(p, q, out);
-    out += minkowski(p, out) * p;
-    const double nw = std::sqrt(num::clamp0(minkowski(out, out)));
-    if (nw == 0.0) { out.setZero(); return; }
-    out *= d / nw;
+    log_chart(p, lift(p.tail(d_)), q, lift(q.tail(d_)), out);
   }
 
-  double inner(CVecRef, CVecRef u, CVecRef v) const override { return minkowski(u, v); }
+  double inner(CVecRef p, CVecRef u, CVecRef v) const override { return chart_inner(p, u, v); }
 
-  // Gamma_{p->q}(v) = v + <q,v>_L/(1 - <p,q>_L) (p+q).
+  // Gamma_{p->q}(v) = v + <q,v>_L/(1 + m) (p + q), with <q,v>_L = <Log_p q, v>_p
+  // sinh(d)/d and sinh(d)/(1 + cosh d) = tanh(d/2).
   void transport(CVecRef p, CVecRef q, CVecRef v, VecRef out) const override {
-    out = v + (minkowski(q, v) / (1.0 - minkowski(p, q))) * (p + q);
+    Vec lg(d_ + 1);
+    const double d = log_chart(p, lift(p.tail(d_)), q, lift(q.tail(d_)), lg);
+    if (d == 0.0) {
+      out = v;
+      return;
+    }
+    const double k = std::tanh(0.5 * d) * chart_inner(p, lg, v) / d;
+    out.tail(d_) = v.tail(d_) + k * (p.tail(d_) + q.tail(d_));
+    finish_tangent(q, lift(q.tail(d_)), out);
   }
 
-  void to_tangent(CVecRef p, CVecRef x, VecRef out) const override { out = x + minkowski(p, x) * p; }
+  // x + <p,x>_L p (spatial part), then v_0 from the tangency condition.
+  void to_tangent(CVecRef p, CVecRef x, VecRef out) const override {
+    const double p0 = lift(p.tail(d_));
+    const double a = p.tail(d_).dot(x.tail(d_)) - p0 * x(0);
+    out.tail(d_) = x.tail(d_) + a * p.tail(d_);
+    finish_tangent(p, p0, out);
+  }
 
   // The boost taking (1,0,...,0) to p applied to e_1..e_d.
   Mat tangent_basis(CVecRef p) const override {
@@ -75,26 +181,63 @@ class Hyperbolic : public Manifold {
     return B;
   }
 
-  // Keep the spatial coordinates, lift x_0 onto the upper sheet.
+  // Keep the spatial coordinates, lift x_0 onto the upper sheet; an error
+  // when that point is too far from the origin to be represented.
   void project(CVecRef x, VecRef out) const override {
     out = x;
-    out(0) = std::sqrt(1.0 + x.tail(d_).squaredNorm());
+    if (!x.allFinite()) return;  // an unrepresentable result passed through (see Manifold::project)
+    finish_point(out);
+    if (!std::isfinite(out(0))) throw domain_error("the projected point " + too_far(lift(x.tail(d_))));
   }
 
+  // x_0 > 0 and <x,x>_L = -1 relative to x_0^2 (a relative error tol in x_0),
+  // for x_0^2 finite (x_0 < 1.3e154, about 355 from the origin).
   std::string point_problem(CVecRef x, double tol) const override {
     if (!(x(0) > 0.0)) return "is not on the upper sheet of the hyperboloid (x0 = " + num::fmt(x(0)) + " <= 0)";
-    const double m = minkowski(x, x);
-    if (std::abs(m + 1.0) > tol * std::max(1.0, x(0) * x(0)))
-      return "is not on the hyperboloid: <x,x>_L = " + num::fmt(m) + ", expected -1";
+    if (!(x(0) <= x0_max())) return too_far(x(0));
+    const double s = x.tail(d_).norm();
+    const double defect = (x(0) - s) * (x(0) + s) - 1.0;  // -<x,x>_L - 1
+    if (!(std::abs(defect) <= tol * std::max(1.0, x(0) * x(0))))
+      return "is not on the hyperboloid: <x,x>_L = " + num::fmt(-1.0 - defect) + ", expected -1";
     return "";
   }
 
+  // The normal part <p,v>_L against tol max(1, |v|_p) (as the other
+  // manifolds: relative, absolute for small vectors), plus the rounding floor
+  // of <p,v>_L itself (a few ulps of p_0|v_0| + |p_s||v_s|): at a point r
+  // from the origin a double resolves the tangent space only to about
+  // eps e^{2r}, and the old bound tol |p||v| accepted any vector there.
   std::string tangent_problem(CVecRef p, CVecRef v, double tol) const override {
-    const double m = minkowski(p, v);
-    if (std::abs(m) > tol * std::max(1.0, p.norm() * v.norm()))
+    const double p0 = lift(p.tail(d_));
+    const double m = p.tail(d_).dot(v.tail(d_)) - p0 * v(0);
+    const double floor = 64.0 * std::numeric_limits<double>::epsilon() *
+                         (p0 * std::abs(v(0)) + p.tail(d_).norm() * v.tail(d_).norm());
+    const double nt = std::sqrt(num::clamp0(chart_inner(p, v, v)));
+    if (!(std::abs(m) <= tol * std::max(1.0, nt) + floor))
       return "is not a tangent vector at its base point: <p,v>_L = " + num::fmt(m) + ", expected 0";
     return "";
   }
+
+  // Log_x(x_i) and dist^2 in one pass.
+  double mean_log(CVecRef p, const PointSet& X, VecRef mean) const override {
+    const double p0 = lift(p.tail(d_));
+    Vec buf(d_ + 1), w(d_ + 1);
+    mean.setZero();
+    double cost = 0.0;
+    for (Eigen::Index i = 0; i < X.cols(); ++i) {
+      buf = X.col(i);
+      const double d = log_chart(p, p0, buf, lift(buf.tail(d_)), w);
+      mean += w;
+      cost += d * d;
+    }
+    const double n = static_cast<double>(X.cols());
+    mean /= n;
+    return cost / (2.0 * n);
+  }
+
+  // Rounding of a point r from the origin: its coordinates resolve it to
+  // about eps x_0 (the angular resolution eps times sinh r).
+  double rounding_scale(CVecRef p) const override { return lift(p.tail(d_)); }
 
   // Area of geodesic spheres: sinh^{d-1} r.
   // log sinh r = r + log(1 - e^{-2r}) - log 2, finite for large r.

@@ -105,22 +105,22 @@ class Kendall : public Manifold {
     return projector_range(P, dim());
   }
 
-  // Remove location and scale: the preshape.
+  // Remove location and scale: the preshape. The configuration is first
+  // scaled by the power of two at its largest coordinate (exactly), so that
+  // centring and the norm neither overflow nor underflow at any scale
+  // (shapes are scale-free).
   void project(CVecRef x, VecRef out) const override {
-    out = x;
-    centre(out);
-    const double n = out.norm();
-    if (!(n > 0.0)) throw domain_error("all landmarks coincide: the configuration has no shape");
-    out /= n;
+    if (!x.allFinite()) { out = x; return; }  // see Manifold::project
+    if (!scaled_centred(x, out)) throw domain_error("all landmarks coincide: the configuration has no shape");
+    out /= out.norm();
   }
 
-  // Accepts raw configurations: any finite configuration whose landmarks do not
-  // all coincide represents a shape.
-  std::string point_problem(CVecRef x, double tol) const override {
-    Vec c = x;
-    centre(c);
-    if (!(c.norm() > tol * std::max(1.0, x.norm())))
-      return "has all landmarks at the same place: it has no shape";
+  // Accepts raw configurations at any scale: any finite configuration whose
+  // landmarks do not all coincide (relative to its magnitude, up to the
+  // rounding of centring) represents a shape.
+  std::string point_problem(CVecRef x, double) const override {
+    Vec c(2 * k_);
+    if (!scaled_centred(x, c)) return "has all landmarks at the same place: it has no shape";
     return "";
   }
 
@@ -149,6 +149,19 @@ class Kendall : public Manifold {
   void centre(VecRef x) const {
     x.head(k_).array() -= x.head(k_).mean();
     x.tail(k_).array() -= x.tail(k_).mean();
+  }
+  // out = centred x / 2^e, 2^e the power of two at max|x_j| (an exact
+  // scaling); false when the landmarks coincide to within the rounding of
+  // centring (|centred| <= 4 k eps max|x_j|), i.e. at any scale only when
+  // they really coincide.
+  bool scaled_centred(CVecRef x, VecRef out) const {
+    const double s = x.cwiseAbs().maxCoeff();
+    if (!(s > 0.0)) return false;
+    int e;
+    std::frexp(s, &e);
+    out = x * std::ldexp(1.0, -e);
+    centre(out);
+    return out.norm() > 4.0 * k_ * std::numeric_limits<double>::epsilon();
   }
 };
 

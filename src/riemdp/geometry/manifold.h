@@ -25,6 +25,9 @@ class Manifold {
   virtual double curvature_min() const = 0;
   virtual double curvature_max() const = 0;
 
+  // Where the result cannot be represented in double precision (overflow,
+  // an angle |v| lost to rounding) out is non-finite: the glue turns that
+  // into an error, Metropolis-Hastings into a rejected proposal.
   virtual void exp(CVecRef p, CVecRef v, VecRef out) const = 0;
   // Throws domain_error at the cut locus.
   virtual void log(CVecRef p, CVecRef q, VecRef out) const = 0;
@@ -35,7 +38,9 @@ class Manifold {
   virtual void to_tangent(CVecRef p, CVecRef x, VecRef out) const = 0;
   // Columns: an orthonormal basis of T_p (dim() columns).
   virtual Mat tangent_basis(CVecRef p) const = 0;
-  // Explicit snapping of an ambient array onto the manifold.
+  // Explicit snapping of an ambient array onto the manifold; a non-finite x
+  // (an unrepresentable exp) is passed through unchanged for the caller to
+  // check, a finite x without a representable projection is a domain_error.
   virtual void project(CVecRef x, VecRef out) const = 0;
   // "" when x is a point (within the relative tolerance tol), else what is wrong.
   virtual std::string point_problem(CVecRef x, double tol) const = 0;
@@ -66,10 +71,14 @@ class Manifold {
     exp(p, v, out);
   }
 
-  // Exp_p(t v).
+  // Exp_p(t v); an error where it cannot be represented in double precision.
   void geodesic(CVecRef p, CVecRef v, double t, VecRef out) const {
     Vec tv = t * v;
     exp(p, tv, out);
+    if (!out.allFinite())
+      throw domain_error("the geodesic point at t = " + num::fmt(t) +
+                         " cannot be represented in double precision on " + name() + " (|t v| = " +
+                         num::fmt(norm(p, tv)) + " is too large)");
   }
 
   // Distances from p to every column of X.
@@ -108,6 +117,12 @@ class Manifold {
     throw domain_error("the volume density of geodesic spheres is not isotropic on " + name());
   }
   virtual bool isotropic() const { return true; }
+
+  // Scale of the rounding errors at p, relative to machine epsilon: a point
+  // stored in double precision is resolved, and Log_p computed, to about
+  // eps * rounding_scale(p) * (1 + distance) in the metric (the stopping
+  // floor of frechet_mean). 1 where the coordinates are O(1) (sphere, Kendall).
+  virtual double rounding_scale(CVecRef /*p*/) const { return 1.0; }
 
   // The representative of q chosen relative to p: q itself, except on
   // quotient spaces (Kendall: q rotated into optimal alignment with p).

@@ -33,9 +33,22 @@ class SPD : public Manifold {
   }
 
   // Exp_p(v) = p^{1/2} expm(p^{-1/2} v p^{-1/2}) p^{1/2}.
+  // Not representable (Inf, see Manifold::exp) when e^lambda over- or
+  // underflows for an eigenvalue lambda of the whitened v (|lambda| > 708).
   void exp(CVecRef p, CVecRef v, VecRef out) const override {
     const Roots r = roots(p);
-    const Mat E = num::sym_fun(num::sym(r.inv_half * as_mat(v) * r.inv_half), [](double x) { return std::exp(x); });
+    const Mat W = num::sym(r.inv_half * as_mat(v) * r.inv_half);
+    const double big = W.allFinite() ? W.cwiseAbs().maxCoeff() : std::numeric_limits<double>::infinity();
+    if (!(big <= 708.0 / k_)) {  // ||W||_2 <= k max|W_ij|: else decide on the eigenvalues
+      const bool representable =
+          W.allFinite() &&
+          Eigen::SelfAdjointEigenSolver<Mat>(W, Eigen::EigenvaluesOnly).eigenvalues().cwiseAbs().maxCoeff() <= 708.0;
+      if (!representable) {
+        out.setConstant(std::numeric_limits<double>::infinity());
+        return;
+      }
+    }
+    const Mat E = num::sym_fun(W, [](double x) { return std::exp(x); });
     store(num::sym(r.half * E * r.half), out);
   }
 
@@ -84,12 +97,21 @@ class SPD : public Manifold {
 
   // Symmetrise and floor the eigenvalues at 1e-12 times the largest.
   void project(CVecRef x, VecRef out) const override {
+    if (!x.allFinite()) { out = x; return; }  // see Manifold::project
     Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(as_mat(x)));
     Vec lam = es.eigenvalues();
     const double top = lam(k_ - 1);
     if (!(top > 0.0)) throw domain_error("cannot project a matrix with no positive eigenvalue onto the SPD cone");
     lam = lam.cwiseMax(1e-12 * top);
     store(es.eigenvectors() * lam.asDiagonal() * es.eigenvectors().transpose(), out);
+    if (!out.allFinite()) throw domain_error("the projection of a matrix this large overflows double precision");
+  }
+
+  // Whitening by p^(-1/2) loses the relative precision cond(p) eps.
+  double rounding_scale(CVecRef p) const override {
+    Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(as_mat(p)), Eigen::EigenvaluesOnly);
+    const Vec& lam = es.eigenvalues();
+    return lam(0) > 0.0 ? std::max(1.0, lam(k_ - 1) / lam(0)) : std::numeric_limits<double>::infinity();
   }
 
   std::string point_problem(CVecRef x, double tol) const override {

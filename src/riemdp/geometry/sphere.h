@@ -9,8 +9,15 @@ namespace riemdp {
 // Exp and Log on a unit sphere of any ambient dimension; shared with Kendall's
 // preshape sphere.
 // Exp_p(v) = cos|v| p + sin|v| v/|v|.
+// Beyond |v| = 1/eps the angle |v| mod 2 pi is not resolved in double
+// precision: NaN (not representable, see Manifold::exp) rather than an
+// arbitrary point.
 inline void unit_sphere_exp(CVecRef p, CVecRef v, VecRef out) {
   const double nv = v.norm();
+  if (!(nv <= 1.0 / std::numeric_limits<double>::epsilon())) {
+    out.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return;
+  }
   out = std::cos(nv) * p + num::sinc(nv) * v;
 }
 
@@ -73,9 +80,12 @@ class Sphere : public Manifold {
     return B;
   }
 
+  // x/|x|, with |x| free of overflow and underflow (stableNorm).
   void project(CVecRef x, VecRef out) const override {
-    const double n = x.norm();
+    if (!x.allFinite()) { out = x; return; }  // see Manifold::project
+    const double n = x.stableNorm();
     if (!(n > 0.0)) throw domain_error("cannot project the zero vector onto the sphere");
+    if (!std::isfinite(n)) throw domain_error("cannot project a vector whose norm overflows onto the sphere");
     out = x / n;
   }
 

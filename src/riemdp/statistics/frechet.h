@@ -3,7 +3,10 @@
 #ifndef RIEMDP_STATISTICS_FRECHET_H
 #define RIEMDP_STATISTICS_FRECHET_H
 
+#include <limits>
+
 #include "../geometry/manifold.h"
+#include "../interrupt.h"
 
 namespace riemdp {
 
@@ -15,42 +18,89 @@ struct FrechetResult {
   bool converged = false;
 };
 
+// Rounding floor of the gradient norm: each point is resolved, and each
+// Log_x(x_i) computed, to about eps * rounding_scale * (1 + dist), with the
+// scale of the estimate or of the data, whichever is larger (far data on the
+// hyperboloid, ill-conditioned matrices); below this floor the gradient is
+// rounding noise and no step can reduce it reliably. The root mean squared
+// distance sqrt(2F) stands for the data's spread.
+inline double frechet_gradient_floor(const Manifold& M, CVecRef x, double data_scale, double F) {
+  return 64.0 * std::numeric_limits<double>::epsilon() * std::max(M.rounding_scale(x), data_scale) *
+         (1.0 + std::sqrt(2.0 * F));
+}
+
+// Steps x_t = Exp_x(t g) are accepted on the Armijo condition
+// F(x_t) <= F(x) - 0.3 t |g|^2: on a quadratic with curvature lambda along g
+// this holds for t lambda <= 1.4, so a unit step cannot zig-zag where the
+// Hessian is near 2 (spread data in negative curvature, where it is >= 1).
+// Near the minimum, where that decrease is lost in the rounding of F (far
+// data on the hyperboloid makes F noisy well above eps F), steps are accepted
+// on a decrease of the gradient norm instead (it decreases along -g wherever
+// the Hessian is positive definite). The first trial step is the last
+// accepted one, doubled after a step whose decrease showed t lambda < 0.4
+// (slow progress where lambda < 1, in positive curvature).
+// Stops when the gradient norm is below tol or its rounding floor, or when
+// no step reduces it any more near the minimum (converged in these cases if
+// it is within a small multiple of the floor), after max_iter steps, or when
+// no step decreases F. Every iterate is
+// retracted onto the manifold (M.project), so rounding does not accumulate.
 inline FrechetResult frechet_mean(const Manifold& M, const PointSet& X, CVecRef init, int max_iter, double tol) {
   if (X.cols() < 1) throw domain_error("the Frechet mean needs at least one point");
   const int D = M.ambient();
   FrechetResult r;
-  Vec x = init, g(D), xn(D), gn(D), step(D);
+  double data_scale = 0.0;
+  for (Eigen::Index i = 0; i < X.cols(); ++i) data_scale += M.rounding_scale(X.col(i));
+  data_scale /= static_cast<double>(X.cols());
+  Vec x(D), g(D), xn(D), gn(D), step(D);
+  M.project(init, x);
   double F = M.mean_log(x, X, g);
   double gnorm = M.norm(x, g);
+  double floor = frechet_gradient_floor(M, x, data_scale, F);
+  bool stalled = false;
+  double t_last = 1.0;
   int it = 0;
-  while (gnorm > tol && it < max_iter) {
-    double t = 1.0;
+  while (gnorm > tol && gnorm > floor && it < max_iter) {
+    // F is resolved to about floor * spread (each distance to eps * scale)
+    // and never better than eps F.
+    const double F_rounding = std::max(16.0 * floor * std::sqrt(2.0 * F), 1e-10 * std::abs(F));
+    const bool near_minimum = gnorm * gnorm <= F_rounding;
+    bool on_gradient = near_minimum;
+    const int max_bt = near_minimum ? 12 : 60;
+    double t = t_last;
     bool accepted = false;
-    for (int bt = 0; bt < 60; ++bt, t *= 0.5) {
+    for (int bt = 0; bt < max_bt; ++bt, t *= 0.5) {
+      check_interrupt(1);  // one poll per evaluation of F (a pass over the data)
       step = t * g;
       M.exp(x, step, xn);
+      M.project(xn, xn);
+      if (!xn.allFinite()) continue;  // not representable (Manifold::exp): a shorter step
       const double Fn = M.mean_log(xn, X, gn);
-      // Near the minimum the predicted decrease falls below the rounding of F
-      // and Armijo cannot be checked; the unit step is then the Newton step of
-      // the (locally quadratic) Frechet function and is taken as is.
-      const bool below_rounding = gnorm * gnorm <= 1e-12 * std::abs(F);
-      if (Fn <= F - 1e-4 * t * gnorm * gnorm || (t == 1.0 && below_rounding)) {
+      const double gnorm_n = M.norm(xn, gn);
+      const double decrease = 0.3 * t * gnorm * gnorm;
+      if (!on_gradient && decrease <= F_rounding) on_gradient = true;  // Armijo is no longer decidable
+      if (on_gradient ? gnorm_n < gnorm : Fn <= F - decrease) {
+        t_last = !on_gradient && F - Fn > 0.8 * t * gnorm * gnorm ? std::min(2.0 * t, 8.0) : t;
         x.swap(xn);
         g.swap(gn);
         F = Fn;
-        gnorm = M.norm(x, g);
+        gnorm = gnorm_n;
+        floor = frechet_gradient_floor(M, x, data_scale, F);
         accepted = true;
         break;
       }
     }
-    if (!accepted) break;  // no further decrease at machine precision
+    if (!accepted) {  // no further decrease at machine precision
+      stalled = on_gradient;
+      break;
+    }
     ++it;
   }
   r.mean = x;
   r.iterations = it;
   r.grad_norm = gnorm;
   r.cost = F;
-  r.converged = gnorm <= tol;
+  // A stall counts as convergence only at the level of the rounding floor.
+  r.converged = gnorm <= tol || gnorm <= floor || (stalled && gnorm <= 16.0 * floor);
   return r;
 }
 
