@@ -82,6 +82,17 @@ riem_log <- function(M, p, q) {
 riem_dist <- function(M, p, q) {
   call <- sys.call()
   check_manifold(M, call)
+  # One point against many: the point checks fused with the distances in one
+  # C++ pass (geom_dist_checked). NULL when a check fails (or for layouts that
+  # need more care): then the separate checks below give the usual error.
+  if (M$type != "kendall") {
+    d <- tryCatch({
+      P <- as_set(M, p, "p", call, check_finite = FALSE)
+      Q <- as_set(M, q, "q", call, check_finite = FALSE)
+      geom_dist_checked(M, P, Q, riemdp_tol())
+    }, riemdp_error = function(e) NULL)
+    if (!is.null(d)) return(d)
+  }
   P <- as_points(M, p, "p", call)
   Q <- as_points(M, q, "q", call)
   common_count(list(P, Q), call)

@@ -9,6 +9,7 @@
 #include <memory>
 #include <tuple>
 
+#include "riemdp/parallel.h"
 #include "riemdp/riemdp.h"
 
 namespace glue {
@@ -71,6 +72,7 @@ Rcpp::NumericVector pointwise(int D, bool by_row, F f, const Sets&... sets) {
   for (auto& v : in) v.resize(D);
   Vec o(D);
   for (int i = 0; i < n; ++i) {
+    check_interrupt();
     std::size_t j = 0;
     ((sets.get(i, in[j++])), ...);
     std::apply([&](auto&... a) { f(a..., o); }, in);

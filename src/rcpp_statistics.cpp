@@ -10,7 +10,7 @@ Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int ma
   Set S(X, D), I(init, D);
   Vec x0(D);
   I.get(0, x0);
-  const FrechetResult r = frechet_mean(*m, S.points, x0, max_iter, tol);
+  const FrechetResult r = interruptible([&] { return frechet_mean(*m, S.points, x0, max_iter, tol); });
   return Rcpp::List::create(Rcpp::Named("mean") = Rcpp::NumericVector(r.mean.data(), r.mean.data() + D),
                             Rcpp::Named("iterations") = r.iterations, Rcpp::Named("grad_norm") = r.grad_norm,
                             Rcpp::Named("cost") = r.cost, Rcpp::Named("converged") = r.converged);
