@@ -142,7 +142,8 @@ class Sphere : public Manifold {
 
   // Batch distances (riem_dist one against many): chunks of points whose
   // squared chords are accumulated coordinate by coordinate and turned into
-  // angles by unit_chord_angle_near on Eigen arrays (vectorised, branch-free).
+  // angles by unit_chord_angle_near on Eigen arrays (vectorised, branch-free,
+  // no libm call).
   void dist_many(CVecRef p, const PointSet& X, VecRef out) const override { batch_dist<false>(p, X, 0.0, out); }
 
   // The same pass with the check of point_problem(): a NaN or Inf coordinate
@@ -201,26 +202,30 @@ class Sphere : public Manifold {
     constexpr Eigen::Index L = 256;
     const Eigen::Index n = X.cols(), is = X.innerStride(), os = X.outerStride(), D = d_ + 1;
     const double lo = tol < 1.0 ? (1.0 - tol) * (1.0 - tol) : 0.0, hi = (1.0 + tol) * (1.0 + tol);
-    Arr a_buf(L), b_buf(L), n_buf(L), t_buf(L);
+    const double p2 = p.squaredNorm();
+    Arr a_buf(L), b_buf(L), t_buf(L);
     for (Eigen::Index i0 = 0; i0 < n; i0 += L) {
       const Eigen::Index len = std::min(L, n - i0);
-      auto a = a_buf.head(len), b = b_buf.head(len), n2 = n_buf.head(len), t = t_buf.head(len);
+      auto a = a_buf.head(len), b = b_buf.head(len), t = t_buf.head(len);
       a.setZero();
       b.setZero();
-      if (Check) n2.setZero();
       auto add = [&](const auto& x, double pj) {
         a += (x - pj).square();
         b += (x + pj).square();
-        if (Check) n2 += x.square();
       };
       for (Eigen::Index j = 0; j < D; ++j) {
         const double* xj = X.data() + i0 * os + j * is;
         if (os == 1) add(Eigen::Map<const Arr>(xj, len), p[j]);  // points as rows: contiguous
         else add(Eigen::Map<const Arr, 0, Eigen::InnerStride<>>(xj, len, Eigen::InnerStride<>(os)), p[j]);
       }
-      if (Check)
-        for (Eigen::Index k = 0; k < len; ++k)
-          if (!(n2[k] >= lo && n2[k] <= hi)) return i0 + k;
+      if (Check) {
+        // |x|^2 = (a + b)/2 - |p|^2, exact to ~1e-15, far below any tolerance;
+        // NaN and Inf coordinates make it NaN or Inf (caught by the sum).
+        t = 0.5 * (a + b) - p2;
+        if (!(t.minCoeff() >= lo && t.maxCoeff() <= hi && std::isfinite(t.sum())))
+          for (Eigen::Index k = 0; k < len; ++k)
+            if (!(t[k] >= lo && t[k] <= hi)) return i0 + k;
+      }
       t = a.min(b);
       const bool valid = t.maxCoeff() <= 2.5;  // unit vectors: min <= 2
       t = unit_chord_angle_near<Arr>(t);
