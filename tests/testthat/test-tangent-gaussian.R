@@ -33,7 +33,7 @@ tg_point <- function(M) {
 
 test_that("tangent_gaussian is tangent, returns its Riemannian norm, and is N(0, I) in an orthonormal basis", {
   zoo <- zoo_manifolds()
-  n <- 20000L
+  n <- 10000L
   for (nm in names(zoo)) {
     M <- zoo[[nm]]
     set.seed(7)
@@ -70,7 +70,7 @@ test_that("tangent_gaussian is tangent, returns its Riemannian norm, and is N(0,
 
 test_that("the KS and covariance checks above have power: a non-isotropic vector fails them", {
   set.seed(7)
-  n <- 20000L
+  n <- 10000L
   coords <- function(M, p, vs) {
     B <- ref_tangent_basis(M, p)
     matrix(vapply(B, function(b) vapply(vs, function(v) ref_inner(M, p, b, v), 0), numeric(n)), n, M$dim)
@@ -81,10 +81,10 @@ test_that("the KS and covariance checks above have power: a non-isotropic vector
   p <- tg_point(M)
   C <- coords(M, p, lapply(seq_len(n), function(i) { S <- matrix(rnorm(4), 2, 2); (S + t(S)) / 2 }))
   expect_gt(max(abs(stats::cov(C) - diag(M$dim))), 6 * sqrt(2 / n))
-  # sphere: the projected ambient Gaussian with a 5% scale error
+  # sphere: the projected ambient Gaussian with a 10% scale error
   M <- manifold_sphere(4)
   p <- tg_point(M)
-  C <- coords(M, p, lapply(seq_len(n), function(i) 1.05 * to_tangent(M, p, rnorm(5))))
+  C <- coords(M, p, lapply(seq_len(n), function(i) 1.1 * to_tangent(M, p, rnorm(5))))
   expect_lt(tg_ks_p(C[, 1], stats::pnorm), 0.001)
   expect_gt(max(abs(stats::cov(C) - diag(M$dim))), 6 * sqrt(2 / n))
 })
