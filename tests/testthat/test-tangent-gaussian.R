@@ -89,12 +89,17 @@ test_that("the KS and covariance checks above have power: a non-isotropic vector
   expect_gt(max(abs(stats::cov(C) - diag(M$dim))), 6 * sqrt(2 / n))
 })
 
-test_that("on the hyperboloid and Euclidean space tangent_gaussian is the basis product, in O(d)", {
-  for (M in list(manifold_hyperbolic(3), manifold_euclidean(3))) {
+test_that("on the sphere, the hyperboloid and Euclidean space tangent_gaussian is the basis product, in O(d)", {
+  cases <- list(list(manifold_sphere(2), c(0.6, 0.8, 0)), list(manifold_sphere(2), c(-0.6, 0, 0.8)),
+                list(manifold_sphere(4), c(1e-9, 0.6, 0, 0, -0.8)),
+                list(manifold_hyperbolic(3), tg_point(manifold_hyperbolic(3))),
+                list(manifold_euclidean(3), c(1, -2, 0.5)))
+  for (cs in cases) {
+    M <- cs[[1]]
+    p <- cs[[2]]
     set.seed(3)
-    p <- tg_point(M)
     P <- riemdp:::as_set(M, p, "p")
-    z <- matrix(rnorm(3 * 50), 3, 50)
+    z <- matrix(rnorm(M$dim * 50), M$dim, 50)
     g <- riemdp:::geom_tangent_gaussian(M, P, z)
     expect_close(g$v, riemdp:::geom_tangent_basis(M, P) %*% z, 1e-12, label = M$type)
     expect_close(g$norm, sqrt(colSums(z^2)), 1e-12, label = paste(M$type, "norm"))

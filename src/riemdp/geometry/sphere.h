@@ -105,11 +105,16 @@ class Sphere : public Manifold {
 
   void to_tangent(CVecRef p, CVecRef x, VecRef out) const override { out = x - p.dot(x) * p; }
 
-  // The orthogonal projection of an ambient N(0, I) onto T_p is N(0, I) on T_p.
-  int tangent_gaussian_size() const override { return d_ + 1; }
+  // tangent_basis(p) z in O(d), d normals: with q = +-p (q_0 >= 0) and w its
+  // last d coordinates, B z = (-<w,z>, z - w <w,z>/(1 + q_0)); B is
+  // orthonormal, so |B z| = |z|. (Projecting an ambient N(0, I) onto T_p is
+  // as exact but needs d + 1 normals.)
   double tangent_gaussian(CVecRef p, CVecRef z, VecRef out) const override {
-    out = z - p.dot(z) * p;
-    return out.norm();
+    const double sign = p(0) < 0 ? -1.0 : 1.0;
+    const double wz = sign * p.tail(d_).dot(z);
+    out(0) = -wz;
+    out.tail(d_) = z - (sign * wz / (1.0 + sign * p(0))) * p.tail(d_);
+    return z.norm();
   }
 
   // Rotation taking e_0 to +-p applied to e_1..e_d (T_p = T_{-p}).
