@@ -46,7 +46,8 @@ Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string 
   Vec e(D);
   E.get(0, e);
   Xoshiro256pp rng = rng_from_r();
-  Writer W(n, D, by_row);
+  // sample_isotropic writes every draw (or throws, and W is dropped).
+  Writer W = Writer::uninitialised(n, D, by_row);
   // Two streams (two threads on this project's 2-core machines); the draws
   // depend only on R's seed.
   interruptible([&] {
