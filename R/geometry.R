@@ -83,8 +83,10 @@ riem_dist <- function(M, p, q) {
   call <- sys.call()
   check_manifold(M, call)
   # One point against many: the point checks fused with the distances in one
-  # C++ pass (geom_dist_checked). NULL when a check fails (or for layouts that
-  # need more care): then the separate checks below give the usual error.
+  # C++ pass on two threads (geom_dist_checked). NULL when a check fails or
+  # neither argument is a single point: then the separate checks below run
+  # and give the usual error. Kendall configurations are first reduced to
+  # preshapes by as_points(), so they always take that path.
   if (M$type != "kendall") {
     d <- tryCatch({
       P <- as_set(M, p, "p", call, check_finite = FALSE)
