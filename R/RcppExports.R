@@ -13,6 +13,10 @@ geom_dist <- function(M, p, q) {
     .Call(`_riemdp_geom_dist`, M, p, q)
 }
 
+geom_dist_checked <- function(M, p, q, tol) {
+    .Call(`_riemdp_geom_dist_checked`, M, p, q, tol)
+}
+
 geom_inner <- function(M, p, u, v) {
     .Call(`_riemdp_geom_inner`, M, p, u, v)
 }
@@ -43,6 +47,10 @@ geom_tangent_problem <- function(M, p, v, tol) {
 
 geom_tangent_basis <- function(M, p) {
     .Call(`_riemdp_geom_tangent_basis`, M, p)
+}
+
+geom_tangent_gaussian <- function(M, p, z) {
+    .Call(`_riemdp_geom_tangent_gaussian`, M, p, z)
 }
 
 samp_exact <- function(M, eta, n, kernel, sigma, by_row) {

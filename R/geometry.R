@@ -89,6 +89,19 @@ riem_log <- function(M, p, q) {
 riem_dist <- function(M, p, q) {
   call <- sys.call()
   check_manifold(M, call)
+  # One point against many: the point checks fused with the distances in one
+  # C++ pass on two threads (geom_dist_checked). NULL when a check fails or
+  # neither argument is a single point: then the separate checks below run
+  # and give the usual error. Kendall configurations are first reduced to
+  # preshapes by as_points(), so they always take that path.
+  if (M$type != "kendall") {
+    d <- tryCatch({
+      P <- as_set(M, p, "p", call, check_finite = FALSE)
+      Q <- as_set(M, q, "q", call, check_finite = FALSE)
+      geom_dist_checked(M, P, Q, riemdp_tol())
+    }, riemdp_error = function(e) NULL)
+    if (!is.null(d)) return(d)
+  }
   P <- as_points(M, p, "p", call)
   Q <- as_points(M, q, "q", call)
   common_count(list(P, Q), call)

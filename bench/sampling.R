@@ -16,7 +16,12 @@
 ##     draw the same law (radius r = dist(eta, x) and the first coordinate);
 ## (c) Metropolis-Hastings steps per second for the K-norm gradient (KNG)
 ##     target of dp_frechet_mean() with n = 20 and n = 100 points in
-##     B_{pi/8}(north pole), against a plain-R MH loop for the same target.
+##     B_{pi/8}(north pole), against a plain-R MH loop for the same target;
+## (d) high dimension: Metropolis-Hastings steps per second for the Gaussian
+##     law on manifold_sphere(300) (the proposal draws an isotropic tangent
+##     Gaussian without a basis: O(d) per step, was O(d^2)) against a plain-R
+##     loop, and the time and peak memory of one exact draw on
+##     manifold_sphere(30000) in a child R process (Linux: VmHWM).
 
 suppressPackageStartupMessages(library(riemdp))
 options(width = 160)
@@ -180,9 +185,55 @@ for (n in c(20L, 100L)) {
 }
 
 ## ---------------------------------------------------------------------------
+## (d) High dimension: MH steps per second on S^300, one exact draw on S^30000
+## ---------------------------------------------------------------------------
+d_hi <- 300L
+S_hi <- manifold_sphere(d_hi)
+eta_hi <- c(1, numeric(d_hi))
+sigma_hi <- 0.1
+step_hi <- 0.006                           # ~ sigma / sqrt(d): acceptance ~0.7
+n_mh_hi <- 2e5L
+## plain-R chain for the same target exp(-d(eta, x)^2 / (2 sigma^2)),
+## proposal Exp_x(v), v the tangent projection of N(0, step^2 I)
+pr_mh_sphere <- function(n_iter, step) {
+  x <- eta_hi
+  lx <- 0
+  for (it in seq_len(n_iter)) {
+    z <- stats::rnorm(d_hi + 1L, sd = step)
+    v <- z - sum(z * x) * x
+    nv <- sqrt(sum(v^2))
+    y <- cos(nv) * x + (sin(nv) / nv) * v
+    y <- y / sqrt(sum(y^2))
+    r <- 2 * atan2(sqrt(sum((y - eta_hi)^2)), sqrt(sum((y + eta_hi)^2)))
+    ly <- -r^2 / (2 * sigma_hi^2)
+    if (log(stats::runif(1L)) < ly - lx) { x <- y; lx <- ly }
+  }
+  x
+}
+ctl_hi <- mcmc_control(burn_in = 0L, thin = n_mh_hi, step = step_hi, adapt = FALSE)
+t_mh_hi <- time_median(function() riem_rgaussian(S_hi, 1L, eta_hi, sigma_hi, method = "mh", control = ctl_hi), reps = 3L)
+acc_hi <- attr(riem_rgaussian(S_hi, 1L, eta_hi, sigma_hi, method = "mh", control = ctl_hi), "acceptance")
+n_pr_hi <- 2e4L
+t_pr_hi <- time_median(function() pr_mh_sphere(n_pr_hi, step_hi), reps = 3L)
+hi_rows <- list(list(
+  task = sprintf("(d) MH riem_rgaussian S^%d, steps/s (acceptance %.2f) [vs R loop]", d_hi, acc_hi),
+  pkg = n_mh_hi / t_mh_hi, pr = n_pr_hi / t_pr_hi, target = "(none)", met = NA))
+
+## one exact draw on S^30000 in a child process: elapsed time and peak RSS
+d_huge <- 30000L
+child <- sprintf(paste(
+  "suppressPackageStartupMessages(library(riemdp, lib.loc = %s)); set.seed(1);",
+  "t <- system.time(x <- riem_rgaussian(manifold_sphere(%d), 1, c(1, numeric(%d)), 0.1))[['elapsed']];",
+  "hwm <- if (file.exists('/proc/self/status')) sub('^VmHWM:\\\\s*', '', grep('^VmHWM', readLines('/proc/self/status'), value = TRUE)) else 'NA';",
+  "cat(t, hwm, '\\n')"), deparse(dirname(system.file(package = "riemdp"))), d_huge, d_huge)
+huge <- tryCatch(system2(file.path(R.home("bin"), "Rscript"), c("-e", shQuote(child)), stdout = TRUE),
+                 error = function(e) NA_character_)
+huge <- strsplit(trimws(huge[length(huge)]), " +")[[1]]
+
+## ---------------------------------------------------------------------------
 ## Tables
 ## ---------------------------------------------------------------------------
-rows <- c(draw_rows, kng_rows)
+rows <- c(draw_rows, kng_rows, hi_rows)
 fmt_rate <- function(x) formatC(x, format = "e", digits = 2)
 tab <- data.frame(
   task = vapply(rows, `[[`, "", "task"),
@@ -201,6 +252,8 @@ cat("\nRates (higher is better); ratio = riemdp / plain R:\n")
 print(tab, right = FALSE, row.names = FALSE)
 cat(sprintf("\nsigma = %g in (a)-(b); KNG: epsilon = 1, radius pi/8, %d + %d burn-in iterations per call (riemdp), %d (plain R).\n",
             sigma, n_iter_kng, burn_kng, n_iter_pr))
+cat(sprintf("(d) one exact draw on manifold_sphere(%d): %s s elapsed, peak resident memory of the R process %s %s.\n",
+            d_huge, huge[1], if (length(huge) >= 2) huge[2] else "NA", if (length(huge) >= 3) huge[3] else ""))
 cat(sprintf("riemdp %s, %s, %s; times are medians of repeated runs (elapsed).\n",
             as.character(utils::packageVersion("riemdp")), R.version.string,
             Sys.info()[["machine"]]))

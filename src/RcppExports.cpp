@@ -49,6 +49,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// geom_dist_checked
+SEXP geom_dist_checked(Rcpp::List M, Rcpp::List p, Rcpp::List q, double tol);
+RcppExport SEXP _riemdp_geom_dist_checked(SEXP MSEXP, SEXP pSEXP, SEXP qSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type q(qSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(geom_dist_checked(M, p, q, tol));
+    return rcpp_result_gen;
+END_RCPP
+}
 // geom_inner
 Rcpp::NumericVector geom_inner(Rcpp::List M, Rcpp::List p, Rcpp::List u, Rcpp::List v);
 RcppExport SEXP _riemdp_geom_inner(SEXP MSEXP, SEXP pSEXP, SEXP uSEXP, SEXP vSEXP) {
@@ -148,6 +162,19 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
     rcpp_result_gen = Rcpp::wrap(geom_tangent_basis(M, p));
+    return rcpp_result_gen;
+END_RCPP
+}
+// geom_tangent_gaussian
+Rcpp::List geom_tangent_gaussian(Rcpp::List M, Rcpp::List p, Rcpp::NumericMatrix z);
+RcppExport SEXP _riemdp_geom_tangent_gaussian(SEXP MSEXP, SEXP pSEXP, SEXP zSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type z(zSEXP);
+    rcpp_result_gen = Rcpp::wrap(geom_tangent_gaussian(M, p, z));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -359,6 +386,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_geom_exp", (DL_FUNC) &_riemdp_geom_exp, 4},
     {"_riemdp_geom_log", (DL_FUNC) &_riemdp_geom_log, 4},
     {"_riemdp_geom_dist", (DL_FUNC) &_riemdp_geom_dist, 3},
+    {"_riemdp_geom_dist_checked", (DL_FUNC) &_riemdp_geom_dist_checked, 4},
     {"_riemdp_geom_inner", (DL_FUNC) &_riemdp_geom_inner, 4},
     {"_riemdp_geom_transport", (DL_FUNC) &_riemdp_geom_transport, 5},
     {"_riemdp_geom_geodesic", (DL_FUNC) &_riemdp_geom_geodesic, 5},
@@ -367,6 +395,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_geom_point_problem", (DL_FUNC) &_riemdp_geom_point_problem, 3},
     {"_riemdp_geom_tangent_problem", (DL_FUNC) &_riemdp_geom_tangent_problem, 4},
     {"_riemdp_geom_tangent_basis", (DL_FUNC) &_riemdp_geom_tangent_basis, 2},
+    {"_riemdp_geom_tangent_gaussian", (DL_FUNC) &_riemdp_geom_tangent_gaussian, 3},
     {"_riemdp_samp_exact", (DL_FUNC) &_riemdp_samp_exact, 6},
     {"_riemdp_samp_radial", (DL_FUNC) &_riemdp_samp_radial, 4},
     {"_riemdp_samp_spd", (DL_FUNC) &_riemdp_samp_spd, 7},

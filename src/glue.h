@@ -9,6 +9,7 @@
 #include <memory>
 #include <tuple>
 
+#include "riemdp/parallel.h"
 #include "riemdp/riemdp.h"
 
 namespace glue {
@@ -51,14 +52,22 @@ struct Writer {
   double* data;
   int n, D;
   bool by_row;
-  Writer(int n_, int D_, bool by_row_)
-      : out(static_cast<R_xlen_t>(n_) * D_), data(out.begin()), n(n_), D(D_), by_row(by_row_) {}
+  Writer(int n_, int D_, bool by_row_) : Writer(n_, D_, by_row_, Rcpp::NumericVector(static_cast<R_xlen_t>(n_) * D_)) {}
+  // Without the zero fill, for callers that write every point before
+  // returning (the fill of a large output cannot be interrupted).
+  static Writer uninitialised(int n_, int D_, bool by_row_) {
+    return Writer(n_, D_, by_row_, Rcpp::NumericVector(Rcpp::no_init(static_cast<R_xlen_t>(n_) * D_)));
+  }
   void put(int i, const Vec& v) {
     if (by_row)
       for (int j = 0; j < D; ++j) data[i + static_cast<R_xlen_t>(j) * n] = v[j];
     else
       for (int j = 0; j < D; ++j) data[static_cast<R_xlen_t>(i) * D + j] = v[j];
   }
+
+ private:
+  Writer(int n_, int D_, bool by_row_, Rcpp::NumericVector v)
+      : out(v), data(out.begin()), n(n_), D(D_), by_row(by_row_) {}
 };
 
 // Applies f(inputs..., out) to every index of the broadcast point sets and
@@ -71,6 +80,7 @@ Rcpp::NumericVector pointwise(int D, bool by_row, F f, const Sets&... sets) {
   for (auto& v : in) v.resize(D);
   Vec o(D);
   for (int i = 0; i < n; ++i) {
+    check_interrupt();
     std::size_t j = 0;
     ((sets.get(i, in[j++])), ...);
     std::apply([&](auto&... a) { f(a..., o); }, in);

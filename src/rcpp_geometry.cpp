@@ -7,14 +7,18 @@ using namespace glue;
 Rcpp::NumericVector geom_exp(Rcpp::List M, Rcpp::List p, Rcpp::List v, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
-  return pointwise(D, by_row, [&](const Vec& a, const Vec& b, Vec& o) { m->exp(a, b, o); }, Set(p, D), Set(v, D));
+  return interruptible([&] {
+    return pointwise(D, by_row, [&](const Vec& a, const Vec& b, Vec& o) { m->exp(a, b, o); }, Set(p, D), Set(v, D));
+  });
 }
 
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector geom_log(Rcpp::List M, Rcpp::List p, Rcpp::List q, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
-  return pointwise(D, by_row, [&](const Vec& a, const Vec& b, Vec& o) { m->log(a, b, o); }, Set(p, D), Set(q, D));
+  return interruptible([&] {
+    return pointwise(D, by_row, [&](const Vec& a, const Vec& b, Vec& o) { m->log(a, b, o); }, Set(p, D), Set(q, D));
+  });
 }
 
 // [[Rcpp::export(rng = false)]]
@@ -29,16 +33,68 @@ Rcpp::NumericVector geom_dist(Rcpp::List M, Rcpp::List p, Rcpp::List q) {
     one.get(0, a);
     Rcpp::NumericVector out(many.n);
     Eigen::Map<Vec> o(out.begin(), many.n);
-    m->dist_many(a, many.points, o);
+    interruptible([&] { m->dist_many(a, many.points, o); });
     return out;
   }
   Rcpp::NumericVector out(P.n);
   Vec a(D), b(D);
-  for (int i = 0; i < P.n; ++i) {
-    P.get(i, a);
-    Q.get(i, b);
-    out[i] = m->dist(a, b);
-  }
+  interruptible([&] {
+    for (int i = 0; i < P.n; ++i) {
+      check_interrupt();
+      P.get(i, a);
+      Q.get(i, b);
+      out[i] = m->dist(a, b);
+    }
+  });
+  return out;
+}
+
+namespace {
+
+// dist_many_checked on two threads, each over its half of the columns in
+// chunks with an interrupt check between chunks. Every distance depends only
+// on its point, so the result does not depend on the threads. True when
+// every column is a point.
+bool dist_many_checked_parallel(const Manifold& m, CVecRef p, const PointSet& X, double tol, double* out) {
+  const Eigen::Index n = X.cols();
+  const int blocks = n >= 20000 ? 2 : 1;
+  const Eigen::Index chunk = std::max<Eigen::Index>(64, (Eigen::Index{1} << 16) / m.ambient());
+  std::atomic<bool> bad{false};
+  parallel_blocks(blocks, [&](int t) {
+    const Eigen::Index begin = n * t / blocks, end = n * (t + 1) / blocks;
+    for (Eigen::Index b = begin; b < end && !bad.load(); b += chunk) {
+      const Eigen::Index len = std::min(chunk, end - b);
+      const PointSet sub(X.data() + b * X.outerStride(), X.rows(), len,
+                         Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(X.outerStride(), X.innerStride()));
+      Eigen::Map<Vec> o(out + b, len);
+      if (m.dist_many_checked(p, sub, tol, o) >= 0) bad.store(true);
+      check_interrupt(1);
+    }
+  });
+  return !bad.load();
+}
+
+}  // namespace
+
+// riem_dist's fast path for one point against many: the checks of
+// geom_point_problem() fused with the distances in one pass on two threads.
+// NULL when some point fails a check (R then runs the separate checks, which
+// give the usual error) or when neither set is a single point.
+// [[Rcpp::export]]
+SEXP geom_dist_checked(Rcpp::List M, Rcpp::List p, Rcpp::List q, double tol) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set P(p, D), Q(q, D);
+  if (P.n != 1 && Q.n != 1) return R_NilValue;
+  const Set& one = P.n == 1 ? P : Q;
+  const Set& many = P.n == 1 ? Q : P;
+  Vec a(D);
+  one.get(0, a);
+  if (!a.allFinite() || !m->point_problem(a, tol).empty()) return R_NilValue;
+  Rcpp::NumericVector out(Rcpp::no_init(many.n));
+  const bool ok =
+      interruptible([&] { return dist_many_checked_parallel(*m, a, many.points, tol, out.begin()); });
+  if (!ok) return R_NilValue;
   return out;
 }
 
@@ -50,12 +106,15 @@ Rcpp::NumericVector geom_inner(Rcpp::List M, Rcpp::List p, Rcpp::List u, Rcpp::L
   const int n = std::max({P.n, U.n, V.n});
   Rcpp::NumericVector out(n);
   Vec a(D), b(D), c(D);
-  for (int i = 0; i < n; ++i) {
-    P.get(i, a);
-    U.get(i, b);
-    V.get(i, c);
-    out[i] = m->inner(a, b, c);
-  }
+  interruptible([&] {
+    for (int i = 0; i < n; ++i) {
+      check_interrupt();
+      P.get(i, a);
+      U.get(i, b);
+      V.get(i, c);
+      out[i] = m->inner(a, b, c);
+    }
+  });
   return out;
 }
 
@@ -63,8 +122,10 @@ Rcpp::NumericVector geom_inner(Rcpp::List M, Rcpp::List p, Rcpp::List u, Rcpp::L
 Rcpp::NumericVector geom_transport(Rcpp::List M, Rcpp::List p, Rcpp::List q, Rcpp::List v, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
-  return pointwise(D, by_row, [&](const Vec& a, const Vec& b, const Vec& c, Vec& o) { m->transport(a, b, c, o); },
-                   Set(p, D), Set(q, D), Set(v, D));
+  return interruptible([&] {
+    return pointwise(D, by_row, [&](const Vec& a, const Vec& b, const Vec& c, Vec& o) { m->transport(a, b, c, o); },
+                     Set(p, D), Set(q, D), Set(v, D));
+  });
 }
 
 // [[Rcpp::export(rng = false)]]
@@ -76,12 +137,15 @@ Rcpp::NumericVector geom_geodesic(Rcpp::List M, Rcpp::List p, Rcpp::List v, Rcpp
   const int n = std::max({P.n, V.n, nt});
   Writer W(n, D, by_row);
   Vec a(D), b(D), o(D);
-  for (int i = 0; i < n; ++i) {
-    P.get(i, a);
-    V.get(i, b);
-    m->geodesic(a, b, t[nt == 1 ? 0 : i], o);
-    W.put(i, o);
-  }
+  interruptible([&] {
+    for (int i = 0; i < n; ++i) {
+      check_interrupt();
+      P.get(i, a);
+      V.get(i, b);
+      m->geodesic(a, b, t[nt == 1 ? 0 : i], o);
+      W.put(i, o);
+    }
+  });
   return W.out;
 }
 
@@ -89,14 +153,17 @@ Rcpp::NumericVector geom_geodesic(Rcpp::List M, Rcpp::List p, Rcpp::List v, Rcpp
 Rcpp::NumericVector geom_project(Rcpp::List M, Rcpp::List x, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
-  return pointwise(D, by_row, [&](const Vec& a, Vec& o) { m->project(a, o); }, Set(x, D));
+  return interruptible([&] { return pointwise(D, by_row, [&](const Vec& a, Vec& o) { m->project(a, o); }, Set(x, D)); });
 }
 
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector geom_to_tangent(Rcpp::List M, Rcpp::List p, Rcpp::List x, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
-  return pointwise(D, by_row, [&](const Vec& a, const Vec& b, Vec& o) { m->to_tangent(a, b, o); }, Set(p, D), Set(x, D));
+  return interruptible([&] {
+    return pointwise(D, by_row, [&](const Vec& a, const Vec& b, Vec& o) { m->to_tangent(a, b, o); }, Set(p, D),
+                     Set(x, D));
+  });
 }
 
 // First point that is off the manifold: list(index (1-based), message), or NULL.
@@ -106,11 +173,17 @@ SEXP geom_point_problem(Rcpp::List M, Rcpp::List x, double tol) {
   const int D = m->ambient();
   Set X(x, D);
   Vec a(D);
-  for (int i = 0; i < X.n; ++i) {
-    X.get(i, a);
-    const std::string msg = a.allFinite() ? m->point_problem(a, tol) : "is not finite (it contains NA, NaN or Inf)";
-    if (!msg.empty()) return Rcpp::List::create(Rcpp::Named("index") = i + 1, Rcpp::Named("message") = msg);
-  }
+  int bad = -1;
+  std::string msg;
+  interruptible([&] {
+    for (int i = 0; i < X.n && bad < 0; ++i) {
+      check_interrupt();
+      X.get(i, a);
+      msg = a.allFinite() ? m->point_problem(a, tol) : "is not finite (it contains NA, NaN or Inf)";
+      if (!msg.empty()) bad = i;
+    }
+  });
+  if (bad >= 0) return Rcpp::List::create(Rcpp::Named("index") = bad + 1, Rcpp::Named("message") = msg);
   return R_NilValue;
 }
 
@@ -122,12 +195,18 @@ SEXP geom_tangent_problem(Rcpp::List M, Rcpp::List p, Rcpp::List v, double tol) 
   Set P(p, D), V(v, D);
   const int n = std::max(P.n, V.n);
   Vec a(D), b(D);
-  for (int i = 0; i < n; ++i) {
-    P.get(i, a);
-    V.get(i, b);
-    const std::string msg = b.allFinite() ? m->tangent_problem(a, b, tol) : "is not finite (it contains NA, NaN or Inf)";
-    if (!msg.empty()) return Rcpp::List::create(Rcpp::Named("index") = i + 1, Rcpp::Named("message") = msg);
-  }
+  int bad = -1;
+  std::string msg;
+  interruptible([&] {
+    for (int i = 0; i < n && bad < 0; ++i) {
+      check_interrupt();
+      P.get(i, a);
+      V.get(i, b);
+      msg = b.allFinite() ? m->tangent_problem(a, b, tol) : "is not finite (it contains NA, NaN or Inf)";
+      if (!msg.empty()) bad = i;
+    }
+  });
+  if (bad >= 0) return Rcpp::List::create(Rcpp::Named("index") = bad + 1, Rcpp::Named("message") = msg);
   return R_NilValue;
 }
 
@@ -143,4 +222,26 @@ Rcpp::NumericMatrix geom_tangent_basis(Rcpp::List M, Rcpp::List p) {
   Rcpp::NumericMatrix out(B.rows(), B.cols());
   std::copy(B.data(), B.data() + B.size(), out.begin());
   return out;
+}
+
+// Isotropic tangent Gaussians at p from the columns of z (length
+// tangent_gaussian_size() each): list(v = ambient x n matrix, norm = |v|_p
+// as returned by the core, size); z with no columns only asks for the size.
+// For tests.
+// [[Rcpp::export]]
+Rcpp::List geom_tangent_gaussian(Rcpp::List M, Rcpp::List p, Rcpp::NumericMatrix z) {
+  auto m = make_manifold(M);
+  const int D = m->ambient(), size = m->tangent_gaussian_size();
+  if (z.ncol() > 0 && z.nrow() != size) throw std::invalid_argument("z must have tangent_gaussian_size() rows");
+  Set P(p, D);
+  Vec a(D), o(D);
+  P.get(0, a);
+  Rcpp::NumericMatrix v(D, z.ncol());
+  Rcpp::NumericVector nrm(z.ncol());
+  for (int i = 0; i < z.ncol(); ++i) {
+    const Eigen::Map<const Vec> zi(&z(0, i), size);
+    nrm[i] = m->tangent_gaussian(a, zi, o);
+    std::copy(o.data(), o.data() + D, &v(0, i));
+  }
+  return Rcpp::List::create(Rcpp::Named("v") = v, Rcpp::Named("norm") = nrm, Rcpp::Named("size") = size);
 }

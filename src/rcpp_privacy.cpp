@@ -46,11 +46,14 @@ Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string 
   Vec e(D);
   E.get(0, e);
   Xoshiro256pp rng = rng_from_r();
-  Writer W(n, D, by_row);
+  // sample_isotropic writes every draw (or throws, and W is dropped).
+  Writer W = Writer::uninitialised(n, D, by_row);
   // Two streams (two threads on this project's 2-core machines); the draws
   // depend only on R's seed.
-  sample_isotropic(
-      *m, e, RadialKernel{kernel_kind(kernel), sigma}, n, rng, [&](int i, const Vec& x) { W.put(i, x); }, 2);
+  interruptible([&] {
+    sample_isotropic(
+        *m, e, RadialKernel{kernel_kind(kernel), sigma}, n, rng, [&](int i, const Vec& x) { W.put(i, x); }, 2);
+  });
   return W.out;
 }
 
@@ -59,9 +62,14 @@ Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string 
 Rcpp::NumericVector samp_radial(Rcpp::List M, int n, std::string kernel, double sigma) {
   auto m = make_manifold(M);
   Xoshiro256pp rng = rng_from_r();
-  const RadialSampler s(*m, RadialKernel{kernel_kind(kernel), sigma});
   Rcpp::NumericVector out(n);
-  for (int i = 0; i < n; ++i) out[i] = s.draw(rng);
+  interruptible([&] {
+    const RadialSampler s(*m, RadialKernel{kernel_kind(kernel), sigma});
+    for (int i = 0; i < n; ++i) {
+      check_interrupt();
+      out[i] = s.draw(rng);
+    }
+  });
   return out;
 }
 
@@ -221,9 +229,11 @@ Rcpp::List samp_mh_kng(Rcpp::List M, Rcpp::List X, int n, double sigma, Rcpp::Li
   Xoshiro256pp rng = rng_from_r();
   Writer W(n, D, by_row);
   Rcpp::NumericVector trace(n);
-  const MHResult r = metropolis_hastings(*m, target, x0, n, mh_settings(control), rng, [&](int i, const Vec& x, double lf) {
-    W.put(i, x);
-    trace[i] = lf;
+  const MHResult r = interruptible([&] {
+    return metropolis_hastings(*m, target, x0, n, mh_settings(control), rng, [&](int i, const Vec& x, double lf) {
+      W.put(i, x);
+      trace[i] = lf;
+    });
   });
   return mh_output(W, trace, r, D);
 }
@@ -250,7 +260,8 @@ Rcpp::NumericVector priv_clip_to_ball(Rcpp::List M, Rcpp::List center, double ra
   Set C(center, D);
   Vec c(D);
   C.get(0, c);
-  return pointwise(D, by_row, [&](const Vec& a, Vec& o) { clip_to_ball(*m, c, radius, a, o); }, Set(x, D));
+  return interruptible(
+      [&] { return pointwise(D, by_row, [&](const Vec& a, Vec& o) { clip_to_ball(*m, c, radius, a, o); }, Set(x, D)); });
 }
 
 // q as represented relative to p (Kendall: rotated into alignment with p).
@@ -258,6 +269,8 @@ Rcpp::NumericVector priv_clip_to_ball(Rcpp::List M, Rcpp::List center, double ra
 Rcpp::NumericVector geom_representative(Rcpp::List M, Rcpp::List p, Rcpp::List q, bool by_row) {
   auto m = make_manifold(M);
   const int D = m->ambient();
-  return pointwise(D, by_row, [&](const Vec& a, const Vec& b, Vec& o) { m->representative(a, b, o); }, Set(p, D),
-                   Set(q, D));
+  return interruptible([&] {
+    return pointwise(D, by_row, [&](const Vec& a, const Vec& b, Vec& o) { m->representative(a, b, o); }, Set(p, D),
+                     Set(q, D));
+  });
 }

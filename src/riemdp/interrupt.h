@@ -8,6 +8,7 @@
 #define RIEMDP_INTERRUPT_H
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <thread>
 
@@ -69,6 +70,36 @@ inline void check_interrupt(unsigned stride = 1024) {
     throw interrupted();
   }
 }
+
+// check_interrupt() for loops whose iterations cost anything from nanoseconds
+// to milliseconds (an MH step on the KNG target sums over the data, an exact
+// draw on a high-dimensional sphere is O(d)), where no fixed stride gives a
+// poll every millisecond: the number of iterations between two looks at the
+// clock doubles or halves to keep them 0.25-1 ms apart. One per loop; on a
+// worker thread it only reads the shared flag, like check_interrupt().
+class InterruptPoller {
+ public:
+  void operator()() {
+    if (++count_ < stride_) {
+      if (detail::interrupt_state().flag.load(std::memory_order_relaxed)) throw interrupted();
+      return;
+    }
+    count_ = 0;
+    const auto now = std::chrono::steady_clock::now();
+    const auto gap = now - last_;
+    last_ = now;
+    if (gap < std::chrono::microseconds(250)) {
+      if (stride_ < (1u << 20)) stride_ *= 2;
+    } else if (gap > std::chrono::milliseconds(1) && stride_ > 1) {
+      stride_ /= 2;
+    }
+    check_interrupt(1);
+  }
+
+ private:
+  unsigned stride_ = 1, count_ = 0;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
 
 }  // namespace riemdp
 

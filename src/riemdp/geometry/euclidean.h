@@ -29,6 +29,25 @@ class Euclidean : public Manifold {
   std::string tangent_problem(CVecRef, CVecRef, double) const override { return ""; }
   double dist(CVecRef p, CVecRef q) const override { return (q - p).norm(); }
 
+  double tangent_gaussian(CVecRef, CVecRef z, VecRef out) const override {
+    out = z;
+    return z.norm();
+  }
+
+  // Raw strided loops (riem_dist one against many); a non-finite or
+  // overflowing coordinate sends the caller to the checked slow path.
+  void dist_many(CVecRef p, const PointSet& X, VecRef out) const override {
+    for (Eigen::Index i = 0; i < X.cols(); ++i) out[i] = std::sqrt(sq_dist(p, X, i));
+  }
+  Eigen::Index dist_many_checked(CVecRef p, const PointSet& X, double, VecRef out) const override {
+    for (Eigen::Index i = 0; i < X.cols(); ++i) {
+      const double a = sq_dist(p, X, i);
+      if (!std::isfinite(a)) return i;
+      out[i] = std::sqrt(a);
+    }
+    return -1;
+  }
+
   double mean_log(CVecRef p, const PointSet& X, VecRef mean) const override {
     mean.setZero();
     double cost = 0.0;
@@ -49,6 +68,16 @@ class Euclidean : public Manifold {
 
  private:
   int d_;
+  static double sq_dist(CVecRef p, const PointSet& X, Eigen::Index i) {
+    const double* xi = X.data() + i * X.outerStride();
+    const Eigen::Index is = X.innerStride();
+    double a = 0.0;
+    for (Eigen::Index j = 0; j < p.size(); ++j) {
+      const double m = xi[j * is] - p[j];
+      a += m * m;
+    }
+    return a;
+  }
 };
 
 }  // namespace riemdp

@@ -181,6 +181,15 @@ class Hyperbolic : public Manifold {
     return B;
   }
 
+  // tangent_basis(p) z in O(d): with w the spatial part of p,
+  // B z = (<w,z>, z + w <w,z>/(1 + p_0)); the boost is an isometry, |B z|_L = |z|.
+  double tangent_gaussian(CVecRef p, CVecRef z, VecRef out) const override {
+    const double wz = p.tail(d_).dot(z);
+    out(0) = wz;
+    out.tail(d_) = z + (wz / (1.0 + p(0))) * p.tail(d_);
+    return z.norm();
+  }
+
   // Keep the spatial coordinates, lift x_0 onto the upper sheet; an error
   // when that point is too far from the origin to be represented.
   void project(CVecRef x, VecRef out) const override {

@@ -96,6 +96,14 @@ class Kendall : public Manifold {
     out -= ip.dot(out) * ip;
   }
 
+  // Horizontal projection of an ambient N(0, I): N(0, I) on the horizontal
+  // space (an orthogonal projection onto a subspace).
+  int tangent_gaussian_size() const override { return 2 * k_; }
+  double tangent_gaussian(CVecRef p, CVecRef z, VecRef out) const override {
+    to_tangent(p, z, out);
+    return out.norm();
+  }
+
   Mat tangent_basis(CVecRef p) const override {
     Mat P = Mat::Identity(2 * k_, 2 * k_);
     const Vec ip = times_i(p);

@@ -81,6 +81,19 @@ class Manifold {
                          num::fmt(norm(p, tv)) + " is too large)");
   }
 
+  // Isotropic tangent Gaussians without a basis (samplers): maps z ~ N(0, I)
+  // of length tangent_gaussian_size() to out ~ N(0, I) in T_p, i.e. identity
+  // covariance in any orthonormal basis of T_p for the metric at p, and
+  // returns |out|_p (computed stably: far from the origin of the hyperboloid
+  // the Minkowski norm of out cancels). The default is the product with
+  // tangent_basis(p) (O(dim^2) time and memory); manifolds override it in
+  // closed form.
+  virtual int tangent_gaussian_size() const { return dim(); }
+  virtual double tangent_gaussian(CVecRef p, CVecRef z, VecRef out) const {
+    out.noalias() = tangent_basis(p) * z;
+    return z.norm();
+  }
+
   // Distances from p to every column of X.
   virtual void dist_many(CVecRef p, const PointSet& X, VecRef out) const {
     Vec buf(ambient());
@@ -88,6 +101,20 @@ class Manifold {
       buf = X.col(i);
       out[i] = dist(p, buf);
     }
+  }
+
+  // The point check and dist_many in one call (riem_dist): returns the index
+  // of the first column that is not a point (not finite, or point_problem()
+  // not empty) and leaves out unspecified, or -1 when every column is a point
+  // and out holds the distances. Overridden with one fused pass where cheap.
+  virtual Eigen::Index dist_many_checked(CVecRef p, const PointSet& X, double tol, VecRef out) const {
+    Vec buf(ambient());
+    for (Eigen::Index i = 0; i < X.cols(); ++i) {
+      buf = X.col(i);
+      if (!buf.allFinite() || !point_problem(buf, tol).empty()) return i;
+    }
+    dist_many(p, X, out);
+    return -1;
   }
 
   // mean = (1/n) sum_i Log_p(x_i) (minus the Frechet gradient, DESIGN §2);

@@ -95,6 +95,23 @@ class SPD : public Manifold {
     return basis;
   }
 
+  // L S L^T with p = L L^T (Cholesky) and S the symmetric matrix of z in the
+  // Frobenius-orthonormal basis of tangent_basis() (S_ii = z_ii, S_ij = S_ji =
+  // z_ij / sqrt 2): S -> L S L^T is an isometry from the symmetric matrices
+  // (Frobenius) onto T_p (<u,v>_p = tr(p^-1 u p^-1 v)), as is p^{1/2} S p^{1/2},
+  // so both give N(0, I) on T_p; the Cholesky factor is the cheaper one.
+  double tangent_gaussian(CVecRef p, CVecRef z, VecRef out) const override {
+    Eigen::LLT<Mat> llt(as_mat(p));
+    if (llt.info() != Eigen::Success) throw domain_error("a base point is not positive definite");
+    Mat S(k_, k_);
+    int c = 0;
+    for (int j = 0; j < k_; ++j)
+      for (int i = j; i < k_; ++i, ++c) S(i, j) = S(j, i) = i == j ? z[c] : z[c] * std::sqrt(0.5);
+    const Mat L = llt.matrixL();
+    store(num::sym(L * S * L.transpose()), out);
+    return z.norm();
+  }
+
   // Symmetrise and floor the eigenvalues at 1e-12 times the largest.
   void project(CVecRef x, VecRef out) const override {
     if (!x.allFinite()) { out = x; return; }  // see Manifold::project

@@ -4,30 +4,33 @@
 #ifndef RIEMDP_SAMPLING_EXACT_H
 #define RIEMDP_SAMPLING_EXACT_H
 
-#include <exception>
-#include <thread>
 #include <vector>
 
+#include "../interrupt.h"
+#include "../parallel.h"
 #include "radial.h"
 #include "rng.h"
 
 namespace riemdp {
 
-// Draws i = begin..end-1 and calls out(i, x).
+// Draws i = begin..end-1 and calls out(i, x). The direction is an isotropic
+// tangent Gaussian normalised in the metric at eta (no basis: O(ambient)
+// memory and time per draw).
 template <class Rng, class Out>
-void sample_isotropic_range(const Manifold& M, CVecRef eta, const RadialSampler& radial, const Mat& B, int begin,
-                            int end, Rng& rng, Out& out) {
-  const int d = M.dim();
-  Vec z(d), u(M.ambient()), x(M.ambient());
+void sample_isotropic_range(const Manifold& M, CVecRef eta, const RadialSampler& radial, int begin, int end,
+                            Rng& rng, Out& out) {
+  const int m = M.tangent_gaussian_size();
+  Vec z(m), u(M.ambient()), x(M.ambient());
+  InterruptPoller poll;
   for (int i = begin; i < end; ++i) {
-    double nz;
+    poll();
+    double nu;
     do {
-      for (int j = 0; j < d; ++j) z[j] = rng.norm();
-      nz = z.norm();
-    } while (nz == 0.0);
+      for (int j = 0; j < m; ++j) z[j] = rng.norm();
+      nu = M.tangent_gaussian(eta, z, u);
+    } while (!(nu > 0.0));
     const double r = radial.draw(rng);
-    u.noalias() = B * z;
-    u /= nz;
+    u /= nu;
     M.exp_unit(eta, u, r, x);
     if (!x.allFinite())
       throw domain_error("a draw at distance " + num::fmt(r) +
@@ -40,37 +43,24 @@ void sample_isotropic_range(const Manifold& M, CVecRef eta, const RadialSampler&
 // distinct i). The draws are split into `streams` contiguous blocks, block t
 // using the generator jumped t times; the blocks run on parallel threads,
 // but the result depends only on the generator's seed, not on the threads.
+// An interrupt stops every block at its next draw (parallel_blocks).
 template <class Out>
 void sample_isotropic(const Manifold& M, CVecRef eta, RadialKernel kernel, int n, Xoshiro256pp rng, Out out,
                       int streams = 1) {
   if (!M.isotropic()) throw domain_error("no exact radial sampler on " + M.name());
   if (n < 1) throw domain_error("the number of draws must be >= 1 (got " + std::to_string(n) + ")");
   const RadialSampler radial(M, kernel);
-  const Mat B = M.tangent_basis(eta);
   streams = std::max(1, std::min(streams, n / 10000 + 1));
   std::vector<Xoshiro256pp> gens;
   for (int t = 0; t < streams; ++t) {
     gens.push_back(rng);
     rng.jump();
   }
-  std::vector<std::thread> threads;
-  std::vector<std::exception_ptr> errors(streams);
-  for (int t = 0; t < streams; ++t) {
+  parallel_blocks(streams, [&](int t) {
     const int begin = static_cast<int>(static_cast<long long>(n) * t / streams);
     const int end = static_cast<int>(static_cast<long long>(n) * (t + 1) / streams);
-    auto work = [&, t, begin, end]() {
-      try {
-        sample_isotropic_range(M, eta, radial, B, begin, end, gens[t], out);
-      } catch (...) {
-        errors[t] = std::current_exception();
-      }
-    };
-    if (t + 1 < streams) threads.emplace_back(work);
-    else work();
-  }
-  for (auto& th : threads) th.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
+    sample_isotropic_range(M, eta, radial, begin, end, gens[t], out);
+  });
 }
 
 }  // namespace riemdp

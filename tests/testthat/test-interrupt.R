@@ -1,0 +1,96 @@
+# Ctrl-C: every long loop of the core checks for interrupts (issue 6, item
+# 10). A child R process loads the package from the library under test, runs
+# a call that would take minutes, and gets SIGINT once it has started; it
+# must exit within a few seconds (the target is 0.5 s; before the checks the
+# chains ran to their end, ~60 s and more).
+
+# Is the process alive (a zombie, which an init that does not reap may leave,
+# counts as gone)?
+process_alive <- function(pid) {
+  stat <- sprintf("/proc/%d/stat", pid)
+  if (dir.exists("/proc")) {
+    s <- tryCatch(readLines(stat, warn = FALSE), error = function(e) character())
+    if (!length(s)) return(FALSE)
+    state <- strsplit(sub("^.*\\) ", "", s[1]), " ")[[1]][1]
+    return(!identical(state, "Z"))
+  }
+  isTRUE(tools::pskill(pid, 0L))
+}
+
+# Runs `code` (lines of R) in a child Rscript with riemdp loaded from this
+# library; sends SIGINT `delay` seconds after the child reports its pid (just
+# before `code`); returns the seconds from SIGINT to the child's exit (Inf if
+# it had not exited after `patience` seconds: it is then killed) and whether
+# the child got past `code`.
+time_to_exit_after_sigint <- function(code, delay = 1, patience = 20) {
+  dir <- tempfile("riemdp-sigint-")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE), add = TRUE)
+  pid_file <- file.path(dir, "pid")
+  done_file <- file.path(dir, "finished")
+  script <- file.path(dir, "child.R")
+  writeLines(c(
+    sprintf(".libPaths(%s)", paste(deparse(.libPaths()), collapse = "")),
+    "suppressPackageStartupMessages(library(riemdp))",
+    "set.seed(1)",
+    sprintf("writeLines(as.character(Sys.getpid()), %s)", deparse(pid_file)),
+    code,
+    sprintf("writeLines('yes', %s)", deparse(done_file))
+  ), script)
+  system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", shQuote(script)),
+          wait = FALSE, stdout = FALSE, stderr = FALSE)
+  t_wait <- Sys.time()
+  while (!file.exists(pid_file) || length(readLines(pid_file, warn = FALSE)) == 0L) {
+    if (difftime(Sys.time(), t_wait, units = "secs") > 120) stop("the child R process did not start")
+    Sys.sleep(0.05)
+  }
+  pid <- as.integer(readLines(pid_file, warn = FALSE)[1])
+  Sys.sleep(delay)
+  t0 <- Sys.time()
+  tools::pskill(pid, tools::SIGINT)
+  elapsed <- Inf
+  repeat {
+    if (!process_alive(pid)) {
+      elapsed <- as.numeric(difftime(Sys.time(), t0, units = "secs"))
+      break
+    }
+    if (difftime(Sys.time(), t0, units = "secs") > patience) {
+      tools::pskill(pid, tools::SIGKILL)  # leave no chain running
+      break
+    }
+    Sys.sleep(0.01)
+  }
+  list(elapsed = elapsed, finished = file.exists(done_file))
+}
+
+test_that("a long Metropolis-Hastings chain stops within seconds of SIGINT", {
+  skip_on_cran()
+  skip_on_os("windows")
+  # ~2e9 MH steps: minutes of work
+  res <- time_to_exit_after_sigint(
+    "x <- riem_rlaplace(manifold_sphere(2), 1, c(0, 0, 1), 0.3, method = 'mh', control = mcmc_control(burn_in = 0, thin = 2e9))")
+  expect_lt(res$elapsed, 5)
+  expect_false(res$finished)
+})
+
+test_that("a long K-norm gradient release stops within seconds of SIGINT", {
+  skip_on_cran()
+  skip_on_os("windows")
+  res <- time_to_exit_after_sigint(c(
+    "S2 <- manifold_sphere(2)",
+    "X <- riem_rgaussian(S2, 200, c(0, 0, 1), 0.05)",
+    "X <- X[riem_dist(S2, c(0, 0, 1), X) < pi / 8, ]",
+    "r <- dp_frechet_mean(S2, X, epsilon = 1, radius = pi / 8, center = c(0, 0, 1), mechanism = 'kng', control = mcmc_control(n_iter = 2e9))"))
+  expect_lt(res$elapsed, 5)
+  expect_false(res$finished)
+})
+
+test_that("long exact draws stop within seconds of SIGINT, worker threads included", {
+  skip_on_cran()
+  skip_on_os("windows")
+  # 2 x 10^7 draws on SPD(1) (the exact route, two threads): ~15 s, 160 MB
+  res <- time_to_exit_after_sigint(
+    "x <- riem_rgaussian(manifold_spd(1), 2e7, matrix(1), 0.5)")
+  expect_lt(res$elapsed, 5)
+  expect_false(res$finished)
+})
