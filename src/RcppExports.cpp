@@ -54,7 +54,6 @@ SEXP geom_dist_checked(Rcpp::List M, Rcpp::List p, Rcpp::List q, double tol);
 RcppExport SEXP _riemdp_geom_dist_checked(SEXP MSEXP, SEXP pSEXP, SEXP qSEXP, SEXP tolSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type q(qSEXP);
@@ -170,7 +169,6 @@ Rcpp::List geom_tangent_gaussian(Rcpp::List M, Rcpp::List p, Rcpp::NumericMatrix
 RcppExport SEXP _riemdp_geom_tangent_gaussian(SEXP MSEXP, SEXP pSEXP, SEXP zSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type p(pSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type z(zSEXP);
@@ -260,7 +258,6 @@ Rcpp::List priv_spd_exact_info(int k, std::string kernel, double sigma);
 RcppExport SEXP _riemdp_priv_spd_exact_info(SEXP kSEXP, SEXP kernelSEXP, SEXP sigmaSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< int >::type k(kSEXP);
     Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
     Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
@@ -273,7 +270,6 @@ Rcpp::NumericVector priv_spd_exact_log_ratio(Rcpp::NumericMatrix r);
 RcppExport SEXP _riemdp_priv_spd_exact_log_ratio(SEXP rSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type r(rSEXP);
     rcpp_result_gen = Rcpp::wrap(priv_spd_exact_log_ratio(r));
     return rcpp_result_gen;

@@ -80,7 +80,7 @@ bool dist_many_checked_parallel(const Manifold& m, CVecRef p, const PointSet& X,
 // geom_point_problem() fused with the distances in one pass on two threads.
 // NULL when some point fails a check (R then runs the separate checks, which
 // give the usual error) or when neither set is a single point.
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 SEXP geom_dist_checked(Rcpp::List M, Rcpp::List p, Rcpp::List q, double tol) {
   auto m = make_manifold(M);
   const int D = m->ambient();
@@ -228,7 +228,7 @@ Rcpp::NumericMatrix geom_tangent_basis(Rcpp::List M, Rcpp::List p) {
 // tangent_gaussian_size() each): list(v = ambient x n matrix, norm = |v|_p
 // as returned by the core, size); z with no columns only asks for the size.
 // For tests.
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::List geom_tangent_gaussian(Rcpp::List M, Rcpp::List p, Rcpp::NumericMatrix z) {
   auto m = make_manifold(M);
   const int D = m->ambient(), size = m->tangent_gaussian_size();

@@ -169,7 +169,7 @@ Rcpp::NumericMatrix samp_spd_log_eigen(int k, int n, std::string kernel, double 
 // Constants of the exact SPD sampler: the growth rate c, the log maximum of
 // the Vandermonde product on the unit sphere, and the log lower bound on the
 // acceptance rate (used by method = "auto").
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::List priv_spd_exact_info(int k, std::string kernel, double sigma) {
   return Rcpp::List::create(
       Rcpp::Named("growth") = spd_volume_growth(k), Rcpp::Named("log_vandermonde_max") = vandermonde_log_max(k),
@@ -178,7 +178,7 @@ Rcpp::List priv_spd_exact_info(int k, std::string kernel, double sigma) {
 
 // log acceptance probabilities of the exact SPD sampler at the rows r of a
 // matrix (tests: never above 0).
-// [[Rcpp::export]]
+// [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector priv_spd_exact_log_ratio(Rcpp::NumericMatrix r) {
   const int k = r.ncol();
   const double c = spd_volume_growth(k);
