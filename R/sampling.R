@@ -272,11 +272,23 @@ mcmc_settings <- function(ctl) {
        target_accept = ctl$target_accept)
 }
 
+# Sample autocorrelation at lags 0..n-1 (as stats::acf with demean = TRUE),
+# by FFT with zero padding: O(n log n), where acf at every lag is O(n^2) and
+# cannot be interrupted.
+autocorrelation <- function(x) {
+  n <- length(x)
+  x <- x - mean(x)
+  m <- stats::nextn(2L * n)
+  f <- stats::fft(c(x, numeric(m - n)))
+  ac <- Re(stats::fft(Mod(f)^2, inverse = TRUE))[seq_len(n)]
+  ac / ac[1L]
+}
+
 # Effective sample size by Geyer's initial monotone sequence estimator.
 effective_size <- function(x) {
   n <- length(x)
   if (n < 4L || stats::var(x) == 0) return(as.double(n))
-  rho <- stats::acf(x, lag.max = n - 1L, plot = FALSE, demean = TRUE)$acf[, 1, 1]
+  rho <- autocorrelation(x)
   k <- seq_len(floor(length(rho) / 2))
   gam <- rho[2 * k - 1] + rho[2 * k]  # Gamma_j = rho_{2j} + rho_{2j+1}, j = 0, 1, ...
   pos <- which(gam <= 0)

@@ -445,3 +445,18 @@ test_that("draws that double precision cannot hold are an error, not NaN or a no
   set.seed(1)
   expect_error(riem_rlaplace(manifold_hyperbolic(2), 20000, c(1, 0, 0), 0.995), "overflows")
 })
+
+test_that("the FFT autocorrelation behind the ESS equals acf() and scales to long chains", {
+  set.seed(42)
+  x <- as.numeric(stats::arima.sim(list(ar = 0.8), n = 2000))
+  expect_equal(autocorrelation(x), stats::acf(x, lag.max = 1999, plot = FALSE, demean = TRUE)$acf[, 1, 1],
+               tolerance = 1e-10)
+  # AR(1) with phi = 0.8: tau = (1 + phi)/(1 - phi) = 9, so the ESS is about n/9
+  expect_gt(effective_size(x), 2000 / 9 / 1.6)
+  expect_lt(effective_size(x), 2000 / 9 * 1.6)
+  # 10^6 draws: quadratic acf would take minutes
+  y <- as.numeric(stats::arima.sim(list(ar = 0.5), n = 1e6))
+  e <- effective_size(y)
+  expect_gt(e, 1e6 / 3 / 1.2)
+  expect_lt(e, 1e6 / 3 * 1.2)
+})
