@@ -35,6 +35,17 @@ Ball make_ball(const Rcpp::List& M, const Manifold& m, SEXP center, double radiu
   return b;
 }
 
+// SPD(k) from the manifold list and the footprint as a flat k*k vector.
+struct SpdFootprint {
+  int k;
+  SPD m;
+  Vec eta;
+  SpdFootprint(const Rcpp::List& M, const Rcpp::List& eta_set)
+      : k(Rcpp::as<int>(M["k"])), m(k), eta(k * k) {
+    Set(eta_set, k * k).get(0, eta);
+  }
+};
+
 }  // namespace
 
 // Exact draws from the Laplace / Gaussian law with footprint eta.
@@ -78,12 +89,10 @@ Rcpp::NumericVector samp_radial(Rcpp::List M, int n, std::string kernel, double 
 // [[Rcpp::export]]
 Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, Rcpp::List control,
                     SEXP init) {
-  const int k = Rcpp::as<int>(M["k"]);
-  SPD m(k);
-  const int D = k * k;
-  Set E(eta, D);
-  Vec e(D);
-  E.get(0, e);
+  const SpdFootprint F(M, eta);
+  const int k = F.k, D = k * k;
+  const SPD& m = F.m;
+  const Vec& e = F.eta;
   Xoshiro256pp rng = rng_from_r();
   Vec x0(D);
   if (!Rf_isNull(init)) Set(Rcpp::List(init), D).get(0, x0);
@@ -110,12 +119,10 @@ Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, dou
 // log-eigenvalues), k x k x n.
 // [[Rcpp::export]]
 Rcpp::NumericVector samp_spd_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma) {
-  const int k = Rcpp::as<int>(M["k"]);
-  SPD m(k);
-  const int D = k * k;
-  Set E(eta, D);
-  Vec e(D);
-  E.get(0, e);
+  const SpdFootprint F(M, eta);
+  const int k = F.k, D = k * k;
+  const SPD& m = F.m;
+  const Vec& e = F.eta;
   Xoshiro256pp rng = rng_from_r();
   Writer W(n, D, false);
   interruptible([&] {
