@@ -100,12 +100,20 @@ riem_dist <- function(M, p, q) {
       Q <- as_set(M, q, "q", call, check_finite = FALSE)
       geom_dist_checked(M, P, Q, riemdp_tol())
     }, riemdp_error = function(e) NULL)
-    if (!is.null(d)) return(d)
+    if (!is.null(d)) return(representable_distances(d, call))
   }
   P <- as_points(M, p, "p", call)
   Q <- as_points(M, q, "q", call)
   common_count(list(P, Q), call)
-  geom_dist(M, P, Q)
+  representable_distances(geom_dist(M, P, Q), call)
+}
+
+# Distances beyond the largest double (far points on Euclidean space) are an
+# error, never Inf.
+representable_distances <- function(d, call) {
+  if (!all(is.finite(d)))
+    abort("`p` and `q`: a distance between them exceeds the largest double (1.8e308); rescale the data", call)
+  d
 }
 
 #' @rdname geometry

@@ -41,7 +41,9 @@
 #' (`method = "auto"`) on every manifold. With `method = "mh"` (and for the
 #' K-norm gradient mechanism, which has no exact sampler) the draw is the
 #' state of a Metropolis-Hastings chain started at the public `center` (or at
-#' a public `control$init`), never at a point computed from the data; such a
+#' a public `control$init`), never at a point computed from the data (the
+#' log-eigenvalue chain on SPD, used beyond the exact sampler's range, starts at
+#' a random draw of a public law and ignores `control$init`); such a
 #' release carries the guarantee of the exact law only approximately, to the
 #' extent that the chain has converged.
 #'
@@ -89,6 +91,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   S <- release_points(M, X, call)
   n <- S$n
   sens <- frechet_sensitivities(M, n, radius, call)
+  check_ball_resolved(M, C, radius, call)
   if (mechanism == "gaussian") {
     if (!missing(epsilon) && !is.null(epsilon))
       abort("`epsilon` is not used by the Gaussian mechanism: its guarantee is mu-GDP and its noise is set by `sigma`; drop `epsilon`, or use mechanism = \"laplace\" or \"kng\" for epsilon-DP", call)
@@ -138,7 +141,10 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
     # public number of iterations; a release emits no data-dependent condition.
     fm <- core_call(stat_frechet_mean(M, S, initial_mean(M, S), footprint_max_iter, 1e-12), call)
     footprint <- from_values(M, fm$mean, 1L, TRUE, center)
-    if (method == "mh") ctl$init <- from_values(M, init$x, 1L, TRUE, center)
+    # Generic MH starts at the public point; the SPD log-eigenvalue chain is
+    # never given a start: one would be whitened by the footprint (an anchor
+    # to the data), so it starts at a random draw of a public law.
+    ctl$init <- if (method == "mh") from_values(M, init$x, 1L, TRUE, center) else NULL
     draw <- riem_rradial(M, 1L, footprint, sigma, method, ctl, mechanism, call)
     sampler <- attr(draw, "method")
     estimate <- from_values(M, as.vector(draw), 1L, TRUE, center)
@@ -155,6 +161,31 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                  control = if (sampler == "exact") NULL else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
                  call = call),
             class = c("riemdp_frechet_release", "riemdp_release"))
+}
+
+# The sensitivity bound is for the exact Frechet mean: the public ball must lie
+# where double precision resolves points (and so the mean) to about 1e-6. The
+# ball bounds the worst point: cond(x) <= cond(center) e^{2 radius} on spd
+# (eigenvalues of the whitened x in [e^-r, e^r]); x0 <= cosh(|center| + radius)
+# on the hyperboloid, where a point at distance a from the origin is located
+# only to about eps sinh(a). Public parameters only.
+check_ball_resolved <- function(M, C, radius, call) {
+  scale <- switch(M$type,
+    spd = {
+      lam <- eigen(matrix(C$x, M$k), symmetric = TRUE, only.values = TRUE)$values
+      (max(lam) / min(lam)) * exp(2 * radius)
+    },
+    hyperbolic = cosh(acosh(max(1, C$x[1])) + radius),
+    1)
+  if (!(.Machine$double.eps * scale <= 1e-6))
+    abort(sprintf("the public ball of radius %s around `center` reaches %s, where double precision resolves points only to a relative %s: the Fr\u00e9chet mean, and so the sensitivity bound, cannot be trusted there; use a smaller `radius` or %s",
+                  format(radius, digits = 4),
+                  if (M$type == "spd") sprintf("matrices with condition number up to %s", format(scale, digits = 3))
+                  else sprintf("distance %s from the origin", format(acosh(scale), digits = 4)),
+                  format(.Machine$double.eps * scale, digits = 2),
+                  if (M$type == "spd") "a better-conditioned `center` (rescale the data)" else "a `center` nearer the origin (move the data by an isometry)"),
+          call)
+  invisible(TRUE)
 }
 
 # Public cap on the gradient-descent iterations of a release's footprint.
@@ -175,6 +206,8 @@ release_points <- function(M, X, call) {
 # under do.call() or lapply()) replaced by their argument name, so that the
 # release never holds the data.
 call_without_data <- function(call, args) {
+  # under do.call(f, ...) the function itself stands in the call
+  if (!is.name(call[[1L]]) && !is.call(call[[1L]])) call[[1L]] <- as.name("dp_frechet_mean")
   for (a in intersect(args, names(call)))
     if (!is.name(call[[a]])) call[[a]] <- as.name(a)
   call

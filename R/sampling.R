@@ -216,10 +216,18 @@ laplace_sigma_max <- function(M) {
 # sigma came from, value included, for callers that computed it (e.g.
 # "sigma = 2*Delta/epsilon = 1e-320 (from `epsilon` = 1e300, `radius` = 0.39,
 # n = 20)"); the default names the user's `sigma`.
+spd_sigma_storable <- 100
+
 check_rate <- function(M, kernel, sigma, call, source = "`sigma`") {
   what <- if (identical(source, "`sigma`")) sprintf("`sigma` = %s", format(sigma)) else source
   if (!is.numeric(sigma) || length(sigma) != 1L || !is.finite(sigma) || sigma <= 0)
     abort(sprintf("%s must be a single finite number > 0", what), call)
+  # SPD draws have log-eigenvalues spread over about sigma; a positive definite
+  # matrix in double precision holds a spread of at most about 36 (condition
+  # number 1e16), so beyond 100 no draw could be stored.
+  if (M$type == "spd" && M$k >= 2L && sigma > spd_sigma_storable)
+    abort(sprintf("%s is too large for %s: draws would have log-eigenvalues spread over about sigma, and a positive definite matrix in double precision holds a spread of at most about 36 (condition number 1e16)",
+                  what, manifold_label(M)), call)
   if (kernel == "laplace") {
     smax <- laplace_sigma_max(M)
     if (!(sigma < smax))

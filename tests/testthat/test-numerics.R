@@ -103,11 +103,15 @@ test_that("a KNG release on H^2 stays in its public ball", {
   X <- riem_rgaussian(H2, 20, origin, 0.5)
   d <- vapply(1:8, function(i) {
     set.seed(200 + i)
-    r <- dp_frechet_mean(H2, X, epsilon = 0.1, radius = 100, center = origin, mechanism = "kng",
+    r <- dp_frechet_mean(H2, X, epsilon = 0.1, radius = 20, center = origin, mechanism = "kng",
                          control = mcmc_control(burn_in = 1000, n_iter = 1000))
     acosh(coef(r)[1])  # the exact distance from the centre (the origin)
   }, 1)
-  expect_true(all(d <= 100))  # was ~355 for every release
+  expect_true(all(d <= 20))
+  # radius 100 (releases used to land ~355 from the centre) is now refused:
+  # off the axes, points there are located only to eps sinh(100)
+  expect_error_mentions(dp_frechet_mean(H2, X, epsilon = 0.1, radius = 100, center = origin, mechanism = "kng"),
+                        c("`radius`", "double precision"))
 })
 
 # ---- item 6: estimates stay on the manifold ----------------------------------
@@ -197,4 +201,40 @@ test_that("Kendall configurations are valid at any scale; only coincident landma
     expect_error_mentions(riem_project(K4, matrix(s, 4, 2)), c("`x`", "coincide"))
   }
   expect_error_mentions(riem_check(K4, cbind(rep(0.1, 4), rep(-7, 4))), c("`x`", "same place"))
+})
+
+test_that("hyperbolic distances far from the origin are exact along rays and agree with the model's resolution elsewhere", {
+  H2 <- manifold_hyperbolic(2)
+  ray <- function(a, u = c(1, 0)) c(cosh(a), sinh(a) * u / sqrt(sum(u^2)))
+  for (a in c(20, 40, 60, 100, 300)) {
+    expect_equal(riem_dist(H2, ray(a), ray(a + 1)), 1, tolerance = 1e-12, info = a)
+    expect_equal(riem_dist(H2, c(1, 0, 0), ray(a)), a, tolerance = 1e-14, info = a)
+  }
+  # off the axes the coordinates fix a point only to about eps sinh(a): 5e-8 at a = 20
+  expect_equal(riem_dist(H2, ray(20, c(3, 4)), ray(20.5, c(3, 4))), 0.5, tolerance = 1e-6)
+  # off a ray: the law of cosines in plain R, where it is well conditioned
+  a <- 25; b <- 26; th <- 1e-3
+  p <- ray(a, c(1, 0)); q <- ray(b, c(cos(th), sin(th)))
+  d_ref <- 2 * asinh(sqrt(sinh((a - b) / 2)^2 + sinh(a) * sinh(b) * sin(th / 2)^2))
+  expect_equal(riem_dist(H2, p, q), d_ref, tolerance = 1e-9)
+})
+
+test_that("distances beyond the largest double are an error, not Inf", {
+  expect_error_mentions(riem_dist(manifold_euclidean(2), c(1e308, 0), c(-1e308, 0)), c("`p` and `q`", "largest double"))
+  expect_error_mentions(riem_dist(manifold_euclidean(2), c(1e308, 0), rbind(c(0, 0), c(-1e308, 0))), c("largest double"))
+})
+
+test_that("frechet_mean descends below its rounding bound on ill-conditioned spd data", {
+  P <- manifold_spd(3)
+  set.seed(17)
+  X0 <- riem_rgaussian(P, 40, diag(3), 0.5)
+  m0 <- coef(frechet_mean(P, X0, max_iter = 1000, tol = 1e-14))
+  for (cn in c(1e6, 1e10)) {
+    A <- diag(sqrt(cn^c(-0.5, 0, 0.5)))
+    X <- array(apply(X0, 3, function(x) A %*% x %*% A), dim(X0))
+    f <- frechet_mean(P, X, max_iter = 1000, tol = 1e-12)
+    # the mean is equivariant: it used to stop at the start (4.9 away at 1e14, 2.7e-4 at 1e10)
+    expect_lt(riem_dist(P, coef(f), A %*% m0 %*% A), 1e-8)
+    expect_gt(f$iterations, 0)
+  }
 })

@@ -98,3 +98,52 @@ test_that("release arguments get messages that name what the user passed", {
   set.seed(5)
   expect_identical(rel(epsilon = 1, mechanism = "lap", outside = "cl")$mechanism, "laplace")
 })
+
+test_that("the SPD log-eigenvalue chain of a release ignores control$init (it would be whitened by the footprint)", {
+  P3 <- manifold_spd(3)
+  C <- diag(c(4, 1, 0.25))
+  set.seed(1)
+  X <- riem_rgaussian(P3, 30, C, 0.1)
+  Delta <- sensitivity_frechet_mean(P3, n = 30, radius = 1)
+  init <- 2 * diag(3)
+  fm <- coef(frechet_mean(P3, X, tol = 1e-14, max_iter = 1000))
+  # sigma = 0.6 is beyond the exact sampler's range on spd(3): eigen-MH; a
+  # frozen chain used to release a point exactly dist(fm, init) from the mean
+  d <- vapply(1:3, function(s) {
+    set.seed(s)
+    r <- dp_frechet_mean(P3, X, epsilon = 2 * Delta / 0.6, radius = 1, center = C,
+                         control = mcmc_control(init = init, adapt = FALSE, step = 1e300, burn_in = 0, n_iter = 1))
+    expect_identical(r$sampler, "eigen-mh")
+    riem_dist(P3, fm, coef(r))
+  }, numeric(1))
+  expect_false(any(abs(d - riem_dist(P3, fm, init)) < 1e-6))
+  expect_gt(diff(range(d)), 0.1)
+})
+
+test_that("the stored call names the function even under do.call", {
+  set.seed(1)
+  X <- riem_rgaussian(S2, 20, north, 0.05)
+  r <- do.call(dp_frechet_mean, list(S2, X, epsilon = 1, radius = pi / 8, center = north))
+  expect_identical(r$call[[1]], as.name("dp_frechet_mean"))
+  expect_lt(as.numeric(object.size(r)), 20000)
+})
+
+test_that("a public ball where double precision cannot resolve the mean is refused from public parameters", {
+  P3 <- manifold_spd(3)
+  A <- diag(sqrt(1e14^c(-0.5, 0, 0.5)))
+  C <- A %*% A
+  set.seed(1)
+  X <- riem_rgaussian(P3, 20, C, 0.1)
+  expect_error_mentions(dp_frechet_mean(P3, X, epsilon = 1, radius = 1, center = C),
+                        c("`center`", "condition number", "double precision"))
+  # a moderately conditioned centre is fine
+  set.seed(2)
+  expect_silent(dp_frechet_mean(P3, riem_rgaussian(P3, 20, diag(c(1e3, 1, 1e-3)), 0.1), epsilon = 1,
+                                radius = 1, center = diag(c(1e3, 1, 1e-3))))
+  H2 <- manifold_hyperbolic(2)
+  ctr <- riem_exp(H2, c(1, 0, 0), c(0, 30, 0))
+  set.seed(3)
+  X <- riem_rgaussian(H2, 20, ctr, 0.2)
+  expect_error_mentions(dp_frechet_mean(H2, X, epsilon = 1, radius = 2, center = ctr),
+                        c("`center`", "from the origin", "`radius`"))
+})

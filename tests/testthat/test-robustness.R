@@ -306,3 +306,8 @@ test_that("deterministic functions do not create .Random.seed in a fresh session
     expect_true(length(res) >= 16)
   }
 })
+
+test_that("a sigma too large for storable spd draws is refused up front", {
+  expect_error_mentions(riem_rgaussian(manifold_spd(2), 3, diag(2), 1e300), c("`sigma`", "too large", "36"))
+  expect_error_mentions(riem_rgaussian(manifold_spd(3), 3, diag(3), 101), c("`sigma`", "spread"))
+})

@@ -92,6 +92,20 @@ class Hyperbolic : public Manifold {
       return std::sqrt(2.0 * p0) * std::sqrt(q0) * std::sqrt(1.0 - cosine);
     }
     const double e0 = p0 + q0, inv = 1.0 / e0;
+    if (e0 > 1e8) {
+      // Far from the origin the wedge below rounds at eps |x_s|, which swamps
+      // it for nearly radial pairs. The law of cosines in polar coordinates
+      // about the origin, cosh d = cosh(a - b) + 2 sinh a sinh b sin^2(theta/2)
+      // (a = asinh|p_s|, b = asinh|q_s|), gives without cancellation
+      // sinh(d/2)^2 = sinh((a - b)/2)^2 + |p_s| |q_s| sin(theta/2)^2, with
+      // sin(theta/2) = |p_s/|p_s| - q_s/|q_s||/2: exact on a ray from the
+      // origin, and elsewhere within the rounding of the coordinates
+      // (eps sinh a, the resolution of the model at distance a).
+      const double np = std::sqrt(P), nq = std::sqrt(Q);
+      const double half_angle = 0.5 * (ps / np - qs / nq).norm();
+      const double radial = std::sinh(0.5 * (std::asinh(np) - std::asinh(nq)));
+      return 2.0 * std::hypot(radial, std::sqrt(np) * std::sqrt(nq) * half_angle);
+    }
     const auto big = P >= Q ? ps : qs;
     const auto small = P >= Q ? qs : ps;
     const double k = small.dot(big) / big.squaredNorm();

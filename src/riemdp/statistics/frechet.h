@@ -39,10 +39,9 @@ inline double frechet_gradient_floor(const Manifold& M, CVecRef x, double data_s
 // the Hessian is positive definite). The first trial step is the last
 // accepted one, doubled after a step whose decrease showed t lambda < 0.4
 // (slow progress where lambda < 1, in positive curvature).
-// Stops when the gradient norm is below tol or its rounding floor, or when
-// no step reduces it any more near the minimum (converged in these cases if
-// it is within a small multiple of the floor), after max_iter steps, or when
-// no step decreases F. Every iterate is
+// Stops when the gradient norm is below tol, or when no step reduces it any
+// more near the minimum (converged if it is then within a small multiple of
+// its rounding floor), after max_iter steps, or when no step decreases F. Every iterate is
 // retracted onto the manifold (M.project), so rounding does not accumulate.
 inline FrechetResult frechet_mean(const Manifold& M, const PointSet& X, CVecRef init, int max_iter, double tol) {
   if (X.cols() < 1) throw domain_error("the Frechet mean needs at least one point");
@@ -59,11 +58,15 @@ inline FrechetResult frechet_mean(const Manifold& M, const PointSet& X, CVecRef 
   bool stalled = false;
   double t_last = 1.0;
   int it = 0;
-  while (gnorm > tol && gnorm > floor && it < max_iter) {
+  // The floor is a bound, often pessimistic (ill-conditioned spd, far data on
+  // the hyperboloid): it must not stop a descent that still makes progress.
+  // Below it, steps are taken only while they reduce the gradient norm, and
+  // the run ends when none does (a stall), within max_iter.
+  while (gnorm > tol && it < max_iter) {
     // F is resolved to about floor * spread (each distance to eps * scale)
     // and never better than eps F.
     const double F_rounding = std::max(16.0 * floor * std::sqrt(2.0 * F), 1e-10 * std::abs(F));
-    const bool near_minimum = gnorm * gnorm <= F_rounding;
+    const bool near_minimum = gnorm * gnorm <= F_rounding || gnorm <= floor;
     bool on_gradient = near_minimum;
     const int max_bt = near_minimum ? 12 : 60;
     double t = t_last;
