@@ -219,10 +219,12 @@ if (!manifold_ok) {
     .libPaths(c(lib, .libPaths()))
   }
   cat("    installing the CRAN package 'manifold' for the comparison ...\n")
+  # Judged by whether it loads afterwards: install.packages() also warns on
+  # harmless index look-ups that fall back (e.g. a missing PACKAGES.rds).
   manifold_ok <- tryCatch({
-    utils::install.packages("manifold", lib = lib, quiet = TRUE)
+    suppressWarnings(utils::install.packages("manifold", lib = lib, quiet = TRUE))
     requireNamespace("manifold", quietly = TRUE)
-  }, error = function(e) FALSE, warning = function(w) FALSE)
+  }, error = function(e) FALSE)
   if (!manifold_ok) manifold_ok <- requireNamespace("manifold", quietly = TRUE)
 }
 if (manifold_ok) {
