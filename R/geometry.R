@@ -28,7 +28,11 @@
 #' On the hyperboloid the formulas use the spatial coordinates and stay
 #' accurate for points far apart and far from the origin; points must have
 #' \eqn{x_0^2} finite (\eqn{x_0 < 1.3 \cdot 10^{154}}, about 355 from the
-#' origin).
+#' origin). Off the coordinate axes, though, double precision locates a point
+#' at distance \eqn{a} from the origin only to about
+#' \eqn{2.2 \cdot 10^{-16} \sinh a} (5e-8 at \eqn{a = 20}, about 26 at
+#' \eqn{a = 40}): results there are only as good as the coordinates, and
+#' [dp_frechet_mean()] refuses public balls that reach that far.
 #' On [manifold_kendall()] points may be raw configurations (location and
 #' scale are removed); tangent vectors are horizontal vectors at the preshape
 #' of the base point, and `riem_transport()` returns a vector at the preshape

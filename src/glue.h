@@ -93,8 +93,9 @@ Rcpp::NumericVector pointwise(int D, bool by_row, F f, const Sets&... sets) {
   return W.out;
 }
 
-// The fast generator, seeded from R's RNG at each call (Rcpp's RNGScope
-// wraps every export), so set.seed() reproduces every draw.
+// The fast generator, seeded from R's RNG at each call (the sampler exports
+// keep Rcpp's RNGScope; deterministic ones are rng = false and never touch
+// the RNG), so set.seed() reproduces every draw.
 inline Xoshiro256pp rng_from_r() {
   std::uint64_t seed[4];
   for (auto& w : seed) {
