@@ -213,6 +213,25 @@ test_that("sphere: noise-free geodesics are recovered", {
   }
 })
 
+test_that("sphere: calendar years as covariate, three covariates", {
+  set.seed(715)
+  M <- manifold_sphere(2)
+  p <- rand_point(M)
+  v <- rand_tangent(M, p, norm = 0.02)  # per year: the footpoint (year 0) wraps round the sphere
+  years <- 1990:2020
+  Y <- regression_data(M, p, list(v), years - 2005)
+  fit <- geodesic_regression(M, years, Y)
+  expect_true(fit$converged)
+  expect_lt(fit$energy, 1e-13)
+  d <- riem_dist(M, predict(fit, c(1985, 1995, 2010, 2030)), regression_data(M, p, list(v), c(-20, -10, 5, 25)))
+  expect(all(d < 1e-6), sprintf("years: predictions off the true geodesic by %.3g", max(d)))
+  expect_close(riem_norm(M, fit$footpoint, fit$shooting), 0.02, 1e-8, label = "years: speed")
+  M4 <- manifold_sphere(4)
+  p4 <- rand_point(M4)
+  expect_recovers(M4, p4, lapply(c(0.5, 0.3, 0.2), function(r) rand_tangent(M4, p4, norm = r)), covariates(20, 3L),
+                  "[sphere(4), m = 3]")
+})
+
 test_that("hyperbolic: noise-free geodesics are recovered, also far from the origin", {
   set.seed(712)
   M <- manifold_hyperbolic(2)
@@ -249,6 +268,9 @@ test_that("spd: noise-free geodesics are recovered", {
 test_that("kendall: noise-free geodesics are recovered (up to the footpoint's rotation)", {
   set.seed(714)
   x <- seq(-1, 1.5, length.out = 12)
+  M3 <- manifold_kendall(3)  # triangles: only the K = 4 block
+  p3 <- rand_point(M3)
+  expect_recovers(M3, p3, list(rand_tangent(M3, p3, norm = 0.5)), x, "[kendall(3)]")
   for (k in c(4L, 8L)) {
     M <- manifold_kendall(k)
     p0 <- rand_point(M)
@@ -408,8 +430,60 @@ test_that("the energy's gradient vanishes at the fit", {
 
 # ---- adjoint Jacobi fields -----------------------------------------------------
 
-test_that("geom_jacobi_adjoint is the adjoint of dExp (finite differences of riem_exp)", {
-  skip("written when the lead's geom_jacobi_adjoint lands")
+# riemdp:::geom_jacobi_adjoint(M, p, w, eps) (flat vectors; eps tangent at
+# Exp_p(w)) returns list(p =, w =) in T_p with, for every u in T_p,
+#   <adj_w, u>_p = <eps, d/dh Exp_p(w + h u)>_{Exp_p(w)}
+#   <adj_p, u>_p = <eps, d/dh Exp_{q(h)}(Gamma_{p -> q(h)} w)>_{Exp_p(w)},  q(h) = Exp_p(h u).
+# The derivatives are central differences of riem_exp in ambient coordinates
+# (on kendall the vertical part of the derivative is orthogonal to eps).
+expect_jacobi_adjoint_fd <- function(M, p, w, label, h = 1e-4, tol = 1e-6) {
+  yhat <- riem_exp(M, p, w)
+  eps <- rand_tangent(M, yhat, norm = 0.7)
+  adj <- riemdp:::geom_jacobi_adjoint(M, as.numeric(p), as.numeric(w), as.numeric(eps))
+  as_layout <- function(a) if (is.null(dim(p))) as.numeric(a) else array(a, dim(p))
+  ap <- as_layout(adj$p)
+  aw <- as_layout(adj$w)
+  expect_tangent(M, p, ap, tol = 1e-9, label = paste(label, "adjoint (footpoint)"))
+  expect_tangent(M, p, aw, tol = 1e-9, label = paste(label, "adjoint (shooting)"))
+  B <- ortho_basis(M, p)
+  along_w <- function(u) function(s) ref_inner(M, yhat, eps, riem_exp(M, p, w + s * u))
+  along_p <- function(u) function(s) {
+    q <- riem_exp(M, p, s * u)
+    ref_inner(M, yhat, eps, riem_exp(M, q, riem_transport(M, p, q, w)))
+  }
+  fd_w <- vapply(B, function(u) central_difference(along_w(u), h), 0)
+  fd_p <- vapply(B, function(u) central_difference(along_p(u), h), 0)
+  an_w <- vapply(B, function(u) ref_inner(M, p, aw, u), 0)
+  an_p <- vapply(B, function(u) ref_inner(M, p, ap, u), 0)
+  scale <- max(1e-3, sqrt(sum(an_w^2) + sum(an_p^2)))
+  expect_close(an_w, fd_w, tol, scale = scale, label = paste(label, "adjoint of d_w Exp"))
+  expect_close(an_p, fd_p, tol, scale = scale, label = paste(label, "adjoint of d_p Exp"))
+}
+
+test_that("geom_jacobi_adjoint is the adjoint of dExp (finite differences of riem_exp), any |w|", {
+  set.seed(725)
+  zoo <- zoo_manifolds()
+  for (name in names(zoo)) {
+    M <- zoo[[name]]
+    p <- rand_point(M)
+    # beyond the injectivity radius too (sphere: past the antipode; kendall: past pi/2)
+    long <- switch(M$type, sphere = 4, kendall = 2, hyperbolic = 4, spd = 3, euclidean = 5)
+    for (r in c(0, 1e-9, 0.7, long)) {
+      expect_jacobi_adjoint_fd(M, p, rand_tangent(M, p, norm = r), sprintf("[%s, |w| = %g]", name, r))
+    }
+  }
+  # spd: whitened w with equal eigenvalues
+  M <- manifold_spd(3)
+  p <- rand_point(M)
+  h <- sym_sqrt(p)
+  expect_jacobi_adjoint_fd(M, p, 0.8 * p, "[spd(3), w = 0.8 p]")
+  Q <- rand_rotation(3)
+  w <- h %*% Q %*% diag(c(0.9, 0.9, -0.5)) %*% t(Q) %*% h
+  expect_jacobi_adjoint_fd(M, p, (w + t(w)) / 2, "[spd(3), two equal whitened eigenvalues]")
+  # hyperbolic far from the origin
+  M <- manifold_hyperbolic(2)
+  far <- c(cosh(5), sinh(5) * cos(1), sinh(5) * sin(1))
+  expect_jacobi_adjoint_fd(M, far, rand_tangent(M, far, norm = 2), "[hyperbolic(2), p at distance 5]", tol = 1e-5)
 })
 
 # ---- Kendall on shapes::rats ---------------------------------------------------
@@ -570,7 +644,21 @@ test_that("predict takes new covariates in the documented layouts", {
   fit2 <- geodesic_regression(M, covariates(12, 2L), regression_data(M, fit$footpoint, list(fit$shooting, -fit$shooting / 2),
                                                                        covariates(12, 2L), noise = 0.1))
   expect_error(predict(fit2, c(1, 2, 3)))
-  expect_identical(dim(predict(fit2, cbind(c(1, 2, 3), c(0, 0, 1)))), c(3L, 3L))
+  P2 <- predict(fit2, cbind(c(1, 2, 3), c(0, 0, 1)))
+  expect_identical(dim(P2), c(3L, 3L))
+  expect_close(predict(fit2, data.frame(a = c(1, 2, 3), b = c(0, 0, 1))), P2, 1e-14, label = "predict with a data frame")
+  expect_lt(riem_dist(M, predict(fit2, c(2, 0)), P2[2, ]), 1e-14)
+  expect_error_mentions(predict(fit2, cbind(1, NA)), "`newx`")
+  expect_error_mentions(predict(fit2, cbind(1, 2, 3)), "`newx`")
+  expect_error(residuals(fit, type = "angle"))
+  # a data frame of covariates is the matrix
+  X <- covariates(12, 2L)
+  Yd <- regression_data(M, fit$footpoint, list(fit$shooting, -fit$shooting / 2), X, noise = 0.1)
+  fm <- geodesic_regression(M, X, Yd)
+  fd <- geodesic_regression(M, data.frame(age = X[, 1], dose = X[, 2]), Yd)
+  expect_identical(colnames(fd$x), c("age", "dose"))
+  expect_close(fd$footpoint, fm$footpoint, 1e-14, label = "data frame x: footpoint")
+  expect_close(unname(fd$shooting), unname(fm$shooting), 1e-14, label = "data frame x: shooting")
 })
 
 test_that("fits are unchanged by permuting the data, and equivariant under isometries and covariate changes", {
@@ -641,6 +729,57 @@ test_that("two points are joined exactly on curved manifolds", {
   }
 })
 
+test_that("identical responses give the constant geodesic (v = 0 at the minimum)", {
+  set.seed(748)
+  for (M in list(manifold_euclidean(2), manifold_sphere(2), manifold_hyperbolic(2), manifold_spd(3), manifold_kendall(5))) {
+    y <- rand_point(M)
+    fit <- geodesic_regression(M, c(-1, 0.5, 2, 3, 7), stack_points(M, rep(list(y), 5)))
+    expect_true(fit$converged)
+    expect_lt(riem_dist(M, fit$footpoint, y), 1e-10)
+    expect_lt(max(abs(fit$shooting)), 1e-10)
+    expect_lt(fit$energy, 1e-20)
+    expect_true(is.na(fit$r_squared) || (fit$r_squared >= 0 && fit$r_squared <= 1))
+  }
+})
+
+test_that("noisy fits converge on every manifold; a fit that stops early warns", {
+  # 15 moderately noisy problems per manifold (n = 25, x in [-0.5, 1.5],
+  # |v| = 2 or 0.6 on sphere/kendall): the descent must reach the gradient
+  # tolerance (or its rounding floor) within the default max_iter, and must
+  # never return converged = FALSE without a warning.
+  zoo <- zoo_manifolds()
+  for (name in names(zoo)) {
+    M <- zoo[[name]]
+    compact <- M$type %in% c("sphere", "kendall")
+    silent <- not_converged <- integer(0)
+    for (s in 1:15) {
+      set.seed(760 + s)
+      p0 <- rand_point(M)
+      x <- runif(25, -0.5, 1.5)
+      Y <- regression_data(M, p0, list(rand_tangent(M, p0, norm = if (compact) 0.6 else 2)), x,
+                           noise = if (compact) 0.4 else 0.8)
+      warned <- FALSE
+      fit <- withCallingHandlers(geodesic_regression(M, x, Y),
+                                 warning = function(w) {
+                                   warned <<- TRUE
+                                   invokeRestart("muffleWarning")
+                                 })
+      if (!fit$converged) {
+        not_converged <- c(not_converged, s)
+        if (!warned) silent <- c(silent, s)
+      } else {
+        r <- riemdp:::regression_energy(M, fit$footpoint, fit$shooting, x, Y)
+        gn <- sqrt(ref_norm(M, fit$footpoint, r$grad_footpoint)^2 + ref_norm(M, fit$footpoint, r$grad_shooting)^2)
+        expect(gn < 1e-8, sprintf("[%s, problem %d] converged with gradient norm %.3g", name, s, gn))
+      }
+    }
+    expect(length(silent) == 0L,
+           sprintf("[%s] problems %s: converged = FALSE without a warning", name, paste(silent, collapse = ", ")))
+    expect(length(not_converged) == 0L,
+           sprintf("[%s] problems %s did not converge", name, paste(not_converged, collapse = ", ")))
+  }
+})
+
 test_that("max_iter reached without convergence is a warning, and the fit says so", {
   set.seed(746)
   M <- manifold_sphere(2)
@@ -690,6 +829,9 @@ test_that("geodesic_regression rejects bad input, naming the argument", {
   expect_error_mentions(geodesic_regression(M, cbind(x, 1), Y), "`x`")
   expect_error_mentions(geodesic_regression(M, cbind(x, x^2)[-1, ], Y), "`x`")
   expect_error_mentions(geodesic_regression(M, array(x, c(8, 1, 1)), Y), "`x`")
+  expect_error_mentions(geodesic_regression(M, matrix(0, 8, 0), Y), "`x`")
+  expect_error_mentions(geodesic_regression(M, data.frame(a = x, b = letters[1:8]), Y), "`x`")
+  expect_error_mentions(geodesic_regression(M, cbind(x, replace(x, 2, NA)), Y), c("`x`", "finite"))
   # Y
   Yo <- Y
   Yo[3, ] <- Yo[3, ] * 1.1
@@ -710,17 +852,19 @@ test_that("geodesic_regression rejects bad input, naming the argument", {
   Yk <- array(rnorm(4 * 2 * 5), c(4, 2, 5))
   Yk[, , 2] <- 1  # all landmarks at one place: no shape
   expect_error_mentions(geodesic_regression(Mk, 1:5, Yk), "`Y`")
+  expect_error_mentions(geodesic_regression(Mk, 1:5, array(rnorm(50), c(5, 2, 5))), "`Y`")
   # init
   fit <- geodesic_regression(M, x, Y)
   cf <- coef(fit)
-  expect_error_mentions(geodesic_regression(M, x, Y, init = cf$footpoint), "`init`")
-  expect_error_mentions(geodesic_regression(M, x, Y, init = list(footpoint = cf$footpoint)), "`init`")
-  expect_error_mentions(geodesic_regression(M, x, Y, init = list(footpoint = 2 * cf$footpoint, shooting = cf$shooting)), "`init`")
-  expect_error_mentions(geodesic_regression(M, x, Y, init = list(footpoint = cf$footpoint, shooting = cf$footpoint)), "`init`")
-  expect_error_mentions(geodesic_regression(M, x, Y, init = list(footpoint = cf$footpoint, shooting = c(1, 0))), "`init`")
-  expect_error_mentions(geodesic_regression(M, x, Y, init = list(footpoint = cf$footpoint, shooting = c(NA, 0, 0))), "`init`")
-  expect_error_mentions(geodesic_regression(M, x, Y, init = list(footpoint = Y, shooting = cf$shooting)), "`init`")
-  expect_error_mentions(geodesic_regression(M, cbind(x, x^2), Y, init = cf), "`init`")  # m = 2 needs two vectors
+  # the messages name `init`, `init$footpoint` or `init$shooting`
+  expect_error_mentions(geodesic_regression(M, x, Y, init = cf$footpoint), "`init")
+  expect_error_mentions(geodesic_regression(M, x, Y, init = list(footpoint = cf$footpoint)), "`init")
+  expect_error_mentions(geodesic_regression(M, x, Y, init = list(footpoint = 2 * cf$footpoint, shooting = cf$shooting)), "`init")
+  expect_error_mentions(geodesic_regression(M, x, Y, init = list(footpoint = cf$footpoint, shooting = cf$footpoint)), "`init")
+  expect_error_mentions(geodesic_regression(M, x, Y, init = list(footpoint = cf$footpoint, shooting = c(1, 0))), "`init")
+  expect_error_mentions(geodesic_regression(M, x, Y, init = list(footpoint = cf$footpoint, shooting = c(NA, 0, 0))), "`init")
+  expect_error_mentions(geodesic_regression(M, x, Y, init = list(footpoint = Y, shooting = cf$shooting)), "`init")
+  expect_error_mentions(geodesic_regression(M, cbind(x, x^2), Y, init = cf), "`init")  # m = 2 needs two vectors
   # max_iter and tol
   for (bad in list(-1, NA, 1.5, "a", c(10, 20), Inf)) {
     expect_error_mentions(geodesic_regression(M, x, Y, max_iter = bad), "`max_iter`")
