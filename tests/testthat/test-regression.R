@@ -29,7 +29,7 @@ ref_energy <- function(M, p, V, x, Y) {
 
 # Shooting vectors: a list of m tangent vectors <-> the layout of coef()
 # (m = 1: one vector; m > 1: rows of an m x D matrix / a k x k x m array).
-shooting_layout <- function(M, V) if (length(V) == 1L) V[[1]] else stack_points(M, V)
+shooting_in_layout <- function(M, V) if (length(V) == 1L) V[[1]] else stack_points(M, V)
 shooting_list <- function(M, S, m) if (m == 1L) list(S) else lapply(seq_len(m), function(j) point_i(M, S, j))
 
 energy_at <- function(M, p, S, x, Y) riemdp:::regression_energy(M, p, S, x, Y)$energy
@@ -301,7 +301,7 @@ central_difference <- function(f, h) (8 * (f(h) - f(-h)) - (f(2 * h) - f(-2 * h)
 # shooting vector j: E(p, V with v_j + h u).
 expect_gradient_fd <- function(M, p, V, x, Y, label, h = 1e-4, tol = 1e-6) {
   m <- length(V)
-  S <- shooting_layout(M, V)
+  S <- shooting_in_layout(M, V)
   r <- riemdp:::regression_energy(M, p, S, x, Y)
   expect_close(r$energy, ref_energy(M, p, V, x, Y), 1e-9, scale = max(r$energy, 1e-3), label = paste(label, "energy"))
   gp <- r$grad_footpoint
@@ -323,7 +323,7 @@ expect_gradient_fd <- function(M, p, V, x, Y, label, h = 1e-4, tol = 1e-6) {
   shoot <- function(j, u) function(s) {
     Vh <- V
     Vh[[j]] <- V[[j]] + s * u
-    E(p, shooting_layout(M, Vh))
+    E(p, shooting_in_layout(M, Vh))
   }
   fd_v <- lapply(seq_len(m), function(j) vapply(B, function(u) central_difference(shoot(j, u), h), 0))
   an_v <- lapply(seq_len(m), function(j) vapply(B, function(u) riem_inner(M, p, gV[[j]], u), 0))
@@ -613,6 +613,8 @@ test_that("fit object: R^2, fitted, residuals, predict, print and summary on eve
       expect_identical(n_points(M, yhat), 14L)
       truth <- regression_data(M, fit$footpoint, V, pr$x)
       expect(max(riem_dist(M, yhat, truth)) < 1e-9, paste(lab, "fitted values are not on the fitted geodesic"))
+      # the same coordinates (kendall: the horizontal representatives Exp_p(x_i v), aligned with each other)
+      expect_close(unname(yhat), truth, 1e-9, label = paste(lab, "fitted coordinates vs plain R"))
       expect_close(predict(fit, fit$x), yhat, 1e-12, label = paste(lab, "predict(fit, fit$x) = fitted"))
       res <- residuals(fit)
       expect_close(res, riem_log(M, yhat, pr$Y), 1e-10, label = paste(lab, "residuals = Log_yhat(y)"))
@@ -624,7 +626,7 @@ test_that("fit object: R^2, fitted, residuals, predict, print and summary on eve
       # printing
       expect_output(expect_identical(print(fit), fit))
       s <- summary(fit)
-      expect_output(print(s))
+      expect_output(print(s), "R\\^2")
     }
   }
 })
