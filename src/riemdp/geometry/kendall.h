@@ -119,14 +119,27 @@ class Kendall : public Manifold {
       adj_w = eps;
       return;
     }
-    const Vec t = w / L;
-    const Vec u = -std::sin(L) * p + std::cos(L) * t;
-    const Vec iu = times_i(u), it = times_i(t);
-    const double a = eps.dot(u), b = eps.dot(iu);
-    const Vec rest = eps - a * u - b * iu;
+    // Expanded (no temporaries, as on the sphere): with u = -sin L p + cos L t,
+    // a t + c4 b (i t) + c1 (eps - a u - b i u) = c1 eps + a (1 - c1 cos L) t
+    // + c1 a sin L p + b (c4 - c1 cos L) (i t) + c1 b sin L (i p).
+    const double sL = std::sin(L), cL = std::cos(L);
+    const double a = cL * eps.dot(w) / L - sL * eps.dot(p);
+    const double b = cL * dot_i(eps, w) / L - sL * dot_i(eps, p);
     const JacobiScaling s1 = jacobi_scaling(1.0, L), s4 = jacobi_scaling(4.0, L);
-    adj_p = a * t + (s4.footpoint * b) * it + s1.footpoint * rest;
-    adj_w = a * t + (s4.shooting * b) * it + s1.shooting * rest;
+    auto blocks = [&](double c1, double c4, VecRef out) {
+      out = c1 * eps + (a * (1.0 - c1 * cL) / L) * w + (c1 * a * sL) * p;
+      add_i(b * (c4 - c1 * cL) / L, w, out);
+      add_i(c1 * b * sL, p, out);
+    };
+    blocks(s1.footpoint, s4.footpoint, adj_p);
+    blocks(s1.shooting, s4.shooting, adj_w);
+  }
+
+  // <e, i x> and out += c (i x), without forming i x.
+  double dot_i(CVecRef e, CVecRef x) const { return e.tail(k_).dot(x.head(k_)) - e.head(k_).dot(x.tail(k_)); }
+  void add_i(double c, CVecRef x, VecRef out) const {
+    out.head(k_) -= c * x.tail(k_);
+    out.tail(k_) += c * x.head(k_);
   }
 
   void to_tangent(CVecRef p, CVecRef x, VecRef out) const override {

@@ -154,13 +154,14 @@ class Sphere : public Manifold {
       adj_w = eps;
       return;
     }
-    const Vec t = w / L;
-    const Vec u = -std::sin(L) * p + std::cos(L) * t;
-    const double a = eps.dot(u);
-    const Vec perp = eps - a * u;
+    // Expanded (no temporaries: this runs once per point and evaluation):
+    // with a = <eps, u> and scaling c, a t + c (eps - a u) =
+    // c eps + a (1 - c cos L)/L w + c a sin L p.
+    const double sL = std::sin(L), cL = std::cos(L);
+    const double a = cL * eps.dot(w) / L - sL * eps.dot(p);
     const JacobiScaling s = jacobi_scaling(1.0, L);
-    adj_p = a * t + s.footpoint * perp;
-    adj_w = a * t + s.shooting * perp;
+    adj_p = s.footpoint * eps + (a * (1.0 - s.footpoint * cL) / L) * w + (s.footpoint * a * sL) * p;
+    adj_w = s.shooting * eps + (a * (1.0 - s.shooting * cL) / L) * w + (s.shooting * a * sL) * p;
   }
 
   // Rotation taking e_0 to +-p applied to e_1..e_d (T_p = T_{-p}).
