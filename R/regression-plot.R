@@ -36,9 +36,10 @@
 #'   against the covariate, with the fitted line (one covariate), and the
 #'   residual norms \eqn{d(\hat y_i, y_i)} against each covariate.
 #'
-#' The graphical parameters changed (`mfrow`, `mar`, `oma`, ...) are restored
-#' on exit. Single-panel pictures (spheres, hyperbolic disc, kendall, spd) fit
-#' in a panel of a layout set up by the user; the others set `mfrow`.
+#' The graphical parameters changed are restored on exit. The single-panel
+#' pictures (sphere and hyperbolic plane, kendall, spd) change only the
+#' margins, so they fit in a layout set up by the user (`par(mfrow = )`);
+#' the others (euclidean, other dimensions) set `mfrow` themselves.
 #'
 #' @param x A fit returned by [geodesic_regression()].
 #' @param view Sphere of dimension 2 only: `"orthographic"` (centred on the
@@ -64,12 +65,21 @@
 #' plot(fit, view = "lonlat")
 #'
 #' # Monthly covariance matrices of stock returns against time
-#' t <- seq(0, 1, length.out = dim(eustock_cov)[3])
-#' plot(geodesic_regression(manifold_spd(3), t, eustock_cov))
-#' plot(geodesic_regression(manifold_spd(2), t, eustock_cov[1:2, 1:2, ]))
+#' time <- seq(0, 1, length.out = dim(eustock_cov)[3])
+#' plot(geodesic_regression(manifold_spd(3), time, eustock_cov))
+#' plot(geodesic_regression(manifold_spd(2), time, eustock_cov[1:2, 1:2, ]))
 #'
-#' # Euclidean regression is lm()
-#' plot(geodesic_regression(manifold_euclidean(2), t, t(eustock_cov[1, 2:3, ])))
+#' # Euclidean space: the lines of lm()
+#' Y <- as.matrix(mtcars[, c("mpg", "qsec")])
+#' plot(geodesic_regression(manifold_euclidean(2), mtcars$wt, Y))
+#'
+#' # Rat skull shapes against age (data() reads them without loading 'shapes')
+#' if (nzchar(system.file(package = "shapes"))) {
+#'   data("rats", package = "shapes", envir = environment())
+#'   age <- (rats$time - 7) / (150 - 7)
+#'   fit_rats <- geodesic_regression(manifold_kendall(8), age, rats$x)
+#'   plot(fit_rats, n_along = 3)
+#' }
 #' @export
 plot.riemdp_geodesic_regression <- function(x, view = c("orthographic", "lonlat"), n_along = 5L,
                                             show_data = TRUE, max_panels = 9L, main = NULL, ...) {
@@ -83,11 +93,14 @@ plot.riemdp_geodesic_regression <- function(x, view = c("orthographic", "lonlat"
   if (is.null(main)) main <- sprintf("Geodesic regression on %s", manifold_label(M))
   dots <- list(...)
   dots <- dots[nzchar(names(dots) %||% rep("", length(dots)))]  # only named parameters reach plot()
-  old_par <- graphics::par(c("mfrow", "mar", "oma", "mgp", "las", "xpd"))
-  on.exit(graphics::par(old_par))
   ctx <- list(fit = x, main = main, show_data = show_data, n_along = n_along,
               max_panels = max_panels, dots = dots)
   two <- M$type %in% c("sphere", "hyperbolic") && M$d == 2L
+  # Single panels change only the margins, so that they fit in a user's
+  # layout (restoring mfrow would start a new page); multi-panel ones set mfrow.
+  single <- two || M$type %in% c("kendall", "spd")
+  old_par <- graphics::par(no.readonly = TRUE)[if (single) "mar" else c("mfrow", "oma", "mar", "mgp")]
+  on.exit(graphics::par(old_par))
   if (M$type == "sphere" && two) plot_regression_sphere(ctx, view)
   else if (M$type == "hyperbolic" && two) plot_regression_disc(ctx)
   else if (M$type == "euclidean") plot_regression_euclidean(ctx)
@@ -112,9 +125,20 @@ fit_subtitle <- function(fit) {
   sprintf("n = %d, R\u00b2 = %s", fit$n, format(fit$r_squared, digits = 3))
 }
 
+# The user's cex.main, col.main and font.main, if any.
+title_style <- function(ctx) ctx$dots[intersect(names(ctx$dots), c("cex.main", "col.main", "font.main"))]
+
+# Title of a multi-panel picture, in the outer margin.
+outer_title <- function(ctx, subtitle) {
+  style <- title_style(ctx)
+  graphics::mtext(ctx$main, side = 3, outer = TRUE, line = 1.7, font = style$font.main %||% 2,
+                  cex = style$cex.main %||% 1.2, col = style$col.main %||% "black")
+  graphics::mtext(subtitle, side = 3, outer = TRUE, line = 0.4, cex = 0.8)
+}
+
 # Title and subtitle of a single-panel picture.
 panel_title <- function(ctx, note = NULL) {
-  graphics::title(main = ctx$main, line = 2)
+  do.call(graphics::title, c(list(main = ctx$main, line = 2), title_style(ctx)))
   graphics::mtext(paste(c(fit_subtitle(ctx$fit), note), collapse = "; "), side = 3, line = 0.6, cex = 0.8)
 }
 
@@ -158,6 +182,7 @@ predict_along <- function(fit, values) {
 
 # n points in the many-point layout (rows, or a k x k x n / k x 2 x n array).
 as_layout <- function(M, P, n) {
+  if (is.data.frame(P)) P <- as.matrix(P)
   shape <- if (is.null(M$point_shape)) c(n, M$ambient) else c(M$point_shape, n)
   if (identical(as.integer(dim(P)), as.integer(shape))) return(P)  # keeps dimnames
   if (is.null(M$point_shape)) matrix(P, nrow = n, ncol = M$ambient) else array(P, shape)
@@ -188,7 +213,7 @@ colour_bar <- function(zlim, name) {
   pal <- covariate_palette()
   cuts <- seq(y0, y1, length.out = length(pal) + 1L)
   if (graphics::par("ylog")) cuts <- 10^cuts
-  graphics::rect(x0, utils_head(cuts), x1, cuts[-1L], col = pal, border = NA, xpd = NA)
+  graphics::rect(x0, drop_last(cuts), x1, cuts[-1L], col = pal, border = NA, xpd = NA)
   graphics::rect(x0, cuts[1L], x1, cuts[length(cuts)], border = "grey30", xpd = NA)
   ticks <- pretty(zlim, n = 4)
   ticks <- ticks[ticks >= zlim[1] & ticks <= zlim[2]]
@@ -199,7 +224,7 @@ colour_bar <- function(zlim, name) {
   graphics::text((x0 + x1) / 2, if (graphics::par("ylog")) 10^y1 else y1, name, pos = 3, cex = 0.75, xpd = NA)
 }
 
-utils_head <- function(v) v[-length(v)]
+drop_last <- function(v) v[-length(v)]
 
 # The geodesic drawn over the covariate range in the covariate's colours (on a
 # dark underlay), with an arrowhead towards larger covariate values.
@@ -355,14 +380,15 @@ sphere_orthographic <- function(ctx, Y, curve, curve_z, link, foot, cov) {
   if (half > 0.7) lims[] <- c(-1.02, 1.02)  # most of the hemisphere: show all of it
   open_panel(ctx, list(xlim = lims[, 1], ylim = lims[, 2], asp = 1, axes = FALSE, xlab = "", ylab = ""))
   step <- graticule_step(half)
-  draw_graticule(frame, step)
+  draw_graticule(frame, step, graphics::par("usr")[1:2], graphics::par("usr")[3:4])
   theta <- seq(0, 2 * pi, length.out = 361)
   graphics::lines(cos(theta), sin(theta), col = "grey50")  # the horizon
   graphics::box(col = "grey60")
   hidden <- sum(is.na(data_xy[, 1]))
   draw_map_layers(ctx, data_xy, curve_xy, curve_z, link_xy, foot_xy, cov)
-  note <- sprintf("orthographic view centred on the footpoint, north up, graticule every %s\u00b0", format(step))
-  if (ctx$show_data && hidden > 0L) note <- sprintf("%s (%d points on the far side not shown)", note, hidden)
+  note <- sprintf("orthographic, centred on the footpoint, north up; parallels every %s\u00b0", format(step))
+  if (ctx$show_data && hidden > 0L)
+    note <- sprintf("%s; %d point%s on the far side hidden", note, hidden, if (hidden == 1L) "" else "s")
   graphics::mtext(note, side = 1, line = 0.8, cex = 0.7)
   panel_title(ctx, along_note(cov))
 }
@@ -373,22 +399,36 @@ along_note <- function(cov) if (cov$m > 1L) sprintf("curve along %s, other covar
 graticule_step <- function(half) {
   span <- 2 * half * 180 / pi
   steps <- c(0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30)
-  steps[which(span / steps <= 10)[1]] %||% 30
+  fits <- which(span / steps <= 10)
+  if (length(fits)) steps[fits[1]] else 30
 }
 
-draw_graticule <- function(frame, step) {
+# Parallels every `step` degrees and meridians spaced alike where the view
+# is (wider towards a pole), over the part of the sphere in the window only.
+draw_graticule <- function(frame, step, xlim, ylim) {
   rad <- pi / 180
-  fine <- min(step / 10, 1)
-  lons <- seq(-180, 180, by = fine) * rad
-  lats <- seq(-90, 90, by = fine) * rad
-  for (lat in seq(-90 + step, 90 - step, by = step) * rad) {
-    xy <- orthographic(cbind(cos(lat) * cos(lons), cos(lat) * sin(lons), sin(lat)), frame)
-    graphics::lines(xy, col = "grey88")
-  }
-  for (lon in seq(-180, 180 - step, by = step) * rad) {
-    xy <- orthographic(cbind(cos(lats) * cos(lon), cos(lats) * sin(lon), sin(lats)), frame)
-    graphics::lines(xy, col = "grey88")
-  }
+  # the visible part of the sphere, sampled on a grid over the window
+  grid <- expand.grid(u = seq(xlim[1], xlim[2], length.out = 61), w = seq(ylim[1], ylim[2], length.out = 61))
+  grid <- grid[grid$u^2 + grid$w^2 < 1, ]
+  if (!nrow(grid)) return(invisible())
+  P <- outer(grid$u, frame$east) + outer(grid$w, frame$north) + outer(sqrt(1 - grid$u^2 - grid$w^2), frame$centre)
+  lat <- asin(pmin(1, pmax(-1, P[, 3]))) / rad
+  lon0 <- atan2(frame$centre[2], frame$centre[1]) / rad
+  lon <- lon0 + ((atan2(P[, 2], P[, 1]) / rad - lon0 + 180) %% 360 - 180)
+  pole <- any(abs(lat) > 90 - step)  # a pole (nearly) in view: all longitudes
+  lat_range <- c(max(-90, min(lat) - step), min(90, max(lat) + step))
+  lon_range <- if (pole) lon0 + c(-180, 180) else c(min(lon) - step, max(lon) + step)
+  # meridians at least `step` apart on the ground at the view's highest latitude
+  nice <- c(0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 45)
+  wide <- which(nice >= step / max(cos(max(abs(lat)) * rad), 1e-3))
+  lon_step <- if (length(wide)) nice[wide[1]] else 45
+  on_sphere <- function(la, lo) cbind(cos(la * rad) * cos(lo * rad), cos(la * rad) * sin(lo * rad), sin(la * rad))
+  lons <- seq(lon_range[1], lon_range[2], length.out = 400)
+  for (la in setdiff(seq(ceiling(lat_range[1] / step), floor(lat_range[2] / step)) * step, c(-90, 90)))
+    graphics::lines(orthographic(on_sphere(la, lons), frame), col = "grey88")
+  lats <- seq(max(lat_range[1], -90 + step), min(lat_range[2], 90 - step), length.out = 400)
+  for (lo in seq(ceiling(lon_range[1] / lon_step), floor(lon_range[2] / lon_step)) * lon_step)
+    graphics::lines(orthographic(on_sphere(lats, lo), frame), col = "grey88")
 }
 
 # ---- hyperbolic plane H^2: the Poincare disc ---------------------------------
@@ -446,9 +486,8 @@ plot_regression_euclidean <- function(ctx) {
       graphics::abline(a = 0, b = 1, lwd = 2, col = "firebrick")
     }
   }
-  graphics::mtext(ctx$main, side = 3, outer = TRUE, line = 1.7, font = 2, cex = 1.2)
   what <- if (cov$m == 1L) "fitted line" else sprintf("observed against fitted (%d covariates), identity line", cov$m)
-  graphics::mtext(sprintf("%s; %s", fit_subtitle(fit), what), side = 3, outer = TRUE, line = 0.4, cex = 0.8)
+  outer_title(ctx, sprintf("%s; %s", fit_subtitle(fit), what))
   if (shown < M$d)
     graphics::mtext(sprintf("the first %d of %d coordinates (argument `max_panels`)", shown, M$d),
                     side = 1, outer = TRUE, line = 0.3, cex = 0.75)
@@ -506,12 +545,11 @@ plot_regression_kendall <- function(ctx) {
   }
   graphics::points(label_xy[, 1], label_xy[, 2], pch = 21, col = NA, bg = grDevices::adjustcolor("white", 0.8), cex = 1.8)
   graphics::text(label_xy[, 1], label_xy[, 2], seq_len(k), cex = 0.75, col = "grey20")
-  graphics::mtext(sprintf("fitted shapes at %d values of %s%s, aligned to the footpoint%s", ctx$n_along, cov$name,
-                          if (cov$m > 1L) " (other covariates at their means)" else "",
+  graphics::mtext(sprintf("fitted shapes at %d values of %s, aligned to the footpoint%s", ctx$n_along, cov$name,
                           if (ctx$show_data) "; points: data landmarks" else ""),
                   side = 1, line = 0.8, cex = 0.7)
   colour_bar(cov$zlim, cov$name)
-  panel_title(ctx)
+  panel_title(ctx, along_note(cov))
 }
 
 # ---- spd ------------------------------------------------------------------------------
@@ -546,10 +584,20 @@ plot_regression_ellipses <- function(ctx) {
     graphics::lines(fit_el[[j]], col = cols[j], lwd = 2.5)
   }
   colour_bar(cov$zlim, cov$name)
-  graphics::mtext(sprintf("ellipses z' S\u207b\u00b9 z = 1: thick, fitted at %d values of %s%s", ctx$n_along, cov$name,
-                          if (ctx$show_data) "; thin, data" else ""),
+  # plotmath, not Unicode: the pdf() device has no glyph for a superscript -1
+  graphics::mtext(bquote("ellipses " * z^T * S^{-1} * z == 1 * .(sprintf(": thick, fitted at %d values of %s%s",
+                                                                        ctx$n_along, cov$name,
+                                                                        if (ctx$show_data) "; thin, data" else ""))),
                   side = 1, line = 3.9, cex = 0.7)
   panel_title(ctx, along_note(cov))
+}
+
+# lambda_1 (largest) ... lambda_k (smallest), in plotmath (pdf() has no Greek glyphs).
+eigenvalue_labels <- function(k) {
+  as.expression(lapply(seq_len(k), function(r) {
+    tag <- if (k == 1L) "" else if (r == 1L) " (largest)" else if (r == k) " (smallest)" else ""
+    bquote(lambda[.(r)] * .(tag))
+  }))
 }
 
 plot_regression_eigenvalues <- function(ctx) {
@@ -576,7 +624,7 @@ plot_regression_eigenvalues <- function(ctx) {
                        col = grDevices::adjustcolor(cols[r], 0.55))
   for (r in seq_len(k)) graphics::lines(curve_z, curve_ev[r, ], col = cols[r], lwd = 2.5)
   if (k <= 8L)
-    graphics::legend("top", horiz = TRUE, legend = sprintf("\u03bb%d%s", seq_len(k), c(" (largest)", rep("", k - 2L), " (smallest)")[seq_len(k)]),
+    graphics::legend("top", horiz = TRUE, legend = eigenvalue_labels(k),
                      col = cols, lwd = 2.5, pch = if (ctx$show_data) 16 else NA, cex = 0.75,
                      bg = grDevices::adjustcolor("white", 0.8), box.col = NA)
   panel_title(ctx, sprintf("lines: eigenvalues along the fit%s%s",
@@ -619,6 +667,5 @@ plot_regression_tangent <- function(ctx) {
     graphics::abline(h = rms, lty = 2)
     graphics::title(main = "d(fitted, y); dashed: RMS", line = 0.4, cex.main = 0.9, font.main = 1)
   }
-  graphics::mtext(ctx$main, side = 3, outer = TRUE, line = 1.7, font = 2, cex = 1.2)
-  graphics::mtext(fit_subtitle(fit), side = 3, outer = TRUE, line = 0.4, cex = 0.8)
+  outer_title(ctx, fit_subtitle(fit))
 }
