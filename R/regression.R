@@ -24,7 +24,14 @@
 #' exactly, and a covariate far from 0 does not slow the descent), and
 #' \eqn{t} starts at 1 with Armijo backtracking. It stops when the norm of the
 #' gradient falls below `tol` or to the level of rounding noise (both count as
-#' converged), or after `max_iter` steps (with a warning).
+#' converged), or after `max_iter` steps, or when no step reduces the energy
+#' any more above that level (both with a warning). With one covariate the
+#' descent runs in the centred covariate \eqn{x - \bar x}, an exact
+#' reparametrisation of the same geodesics (the fit is re-based at
+#' \eqn{x = 0} at the end), so a covariate far from 0 costs nothing; the
+#' reported gradient norm is that of the centred fit. With several
+#' covariates such a shift changes the model, and centring them is left to
+#' the user.
 #'
 #' Fletcher's \eqn{R^2 = 1 - \sum_i d(\hat y_i, y_i)^2 / \sum_i d(\bar y, y_i)^2},
 #' \eqn{\bar y} the Fréchet mean, is part of the result. On positively curved
@@ -103,9 +110,16 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
   start <- if (is.null(init)) list(p = NULL, V = NULL) else regression_start(M, init, ncol(X), call)
   r <- core_call(stat_geodesic_regression(M, S, X, initial_mean(M, S), start$p, start$V, max_iter, tol),
                  call, "`Y`")
-  if (!r$converged && r$iterations >= max_iter)
-    warning(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %s); increase `max_iter` or `tol`",
-                    max_iter, format(r$grad_norm, digits = 3)), call. = FALSE)
+  if (!r$converged) {
+    if (r$iterations >= max_iter)
+      warning(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %s); increase `max_iter` or `tol`",
+                      max_iter, format(r$grad_norm, digits = 3)), call. = FALSE)
+    else
+      warning(sprintf(paste("geodesic_regression() stopped after %d iterations without converging: no step reduces the",
+                            "energy any more at gradient norm %s (rounding: data far from the origin or ill-conditioned);",
+                            "increase `tol` to accept this fit"),
+                      r$iterations, format(r$grad_norm, digits = 3)), call. = FALSE)
+  }
   n <- S$n
   fit <- list(manifold = M,
               footpoint = from_values(M, r$footpoint, 1L, TRUE, Y),

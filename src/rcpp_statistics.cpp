@@ -56,10 +56,10 @@ Rcpp::List stat_geodesic_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMat
   I.get(0, x0);
   return interruptible([&] {
     const FrechetResult mean = frechet_mean(*m, S.points, x0, 1000, tol);
-    const RegressionParameter start =
-        p.isNotNull() ? regression_parameter(*m, Rcpp::NumericVector(p.get()), Rcpp::NumericMatrix(V.get()))
-                      : regression_tangent_start(*m, data, mean.mean);
-    const RegressionResult r = geodesic_regression(*m, data, start, max_iter, tol);
+    RegressionParameter start;
+    if (p.isNotNull()) start = regression_parameter(*m, Rcpp::NumericVector(p.get()), Rcpp::NumericMatrix(V.get()));
+    const RegressionResult r =
+        geodesic_regression(*m, data, p.isNotNull() ? &start : nullptr, mean.mean, max_iter, tol);
     return Rcpp::List::create(
         Rcpp::Named("footpoint") = as_r(r.z.p), Rcpp::Named("shooting") = as_r(r.z.V),
         Rcpp::Named("energy") = r.ev.energy, Rcpp::Named("grad_norm") = r.grad_norm,

@@ -94,3 +94,15 @@ test_that("long exact draws stop within seconds of SIGINT, worker threads includ
   expect_lt(res$elapsed, 5)
   expect_false(res$finished)
 })
+
+test_that("a long geodesic regression stops within seconds of SIGINT", {
+  skip_on_cran()
+  skip_on_os("windows")
+  # 3 x 10^5 matrices on SPD(3): ~1 s to draw, ~10 s to fit; SIGINT at 3 s
+  res <- time_to_exit_after_sigint(c(
+    "P3 <- manifold_spd(3)",
+    "Y <- riem_rgaussian(P3, 3e5, diag(3), 0.3)",
+    "fit <- geodesic_regression(P3, runif(3e5), Y, tol = 1e-300)"), delay = 3)
+  expect_lt(res$elapsed, 5)
+  expect_false(res$finished)
+})

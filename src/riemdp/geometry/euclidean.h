@@ -29,6 +29,8 @@ class Euclidean : public Manifold {
   std::string tangent_problem(CVecRef, CVecRef, double) const override { return ""; }
   double dist(CVecRef p, CVecRef q) const override { return (q - p).norm(); }
 
+  void geodesic_velocity(CVecRef, CVecRef v, double, VecRef out) const override { out = v; }
+
   // Flat: every Jacobi scaling is 1.
   void adjoint_jacobi(CVecRef, CVecRef, CVecRef, CVecRef eps, VecRef adj_p, VecRef adj_w) const override {
     adj_p = eps;

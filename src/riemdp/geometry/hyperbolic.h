@@ -176,6 +176,17 @@ class Hyperbolic : public Manifold {
     finish_tangent(q, lift(q.tail(d_)), out);
   }
 
+  // d/dt [cosh(tL) p + sinh(tL) v/L] = L sinh(sL) p + cosh(sL) v at t = s
+  // (spatial part; the time coordinate from the tangency at the end point).
+  void geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) const override {
+    const double L = norm(p, v);
+    Vec end(d_ + 1);
+    end.tail(d_) = std::cosh(s * L) * p.tail(d_) + num::sinhc(s * L) * (s * v.tail(d_));
+    finish_point(end);
+    out.tail(d_) = (L * std::sinh(s * L)) * p.tail(d_) + std::cosh(s * L) * v.tail(d_);
+    finish_tangent(end, end(0), out);
+  }
+
   // Along the geodesic from p with unit direction t = w/L: eps at its end
   // splits into a u, u = sinh(L) p + cosh(L) t the unit tangent there (it
   // transports back to a t), and a part Minkowski-orthogonal to the plane of

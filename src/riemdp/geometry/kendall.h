@@ -88,6 +88,12 @@ class Kendall : public Manifold {
     out = v - a * t - b * it + a * g + b * times_i(g);
   }
 
+  // The preshape sphere's great circle (horizontal geodesics stay horizontal).
+  void geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) const override {
+    const double L = v.norm();
+    out = (-L * std::sin(s * L)) * p + std::cos(s * L) * v;
+  }
+
   // Three curvature blocks along the horizontal geodesic from p with unit
   // direction t = w/L (DESIGN §2): eps at its end is a u + b i u + rest, u the
   // unit tangent there; back at p it is a t + b i t + rest (as in transport),

@@ -142,6 +142,9 @@ class Manifold {
   virtual void adjoint_jacobi(CVecRef p, CVecRef w, CVecRef yhat, CVecRef eps, VecRef adj_p,
                               VecRef adj_w) const = 0;
 
+  // The velocity of the geodesic t -> Exp_p(t v) at t = s (in T_{Exp_p(s v)}).
+  virtual void geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) const = 0;
+
   // One pass of the regression model over the data: for each column i,
   // yhat_i = Exp_p(W_i), eps_i = Log_{yhat_i}(y_i) (on quotient spaces with
   // y_i aligned to yhat_i), dist_i = |eps_i|, and the adjoint Jacobi fields of

@@ -150,6 +150,15 @@ class SPD : public Manifold {
     return "";
   }
 
+  // d/dt p^{1/2} e^{tW} p^{1/2} = p^{1/2} W e^{sW} p^{1/2} at t = s, W = p^{-1/2} v p^{-1/2}.
+  void geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) const override {
+    const Roots r = roots(p);
+    Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(r.inv_half * as_mat(v) * r.inv_half));
+    const Vec f = es.eigenvalues().array() * (s * es.eigenvalues()).array().exp();
+    const Mat HU = r.half * es.eigenvectors();
+    store(num::sym(HU * f.asDiagonal() * HU.transpose()), out);
+  }
+
   // Geodesic regression in the whitened eigenbasis of the shooting vector
   // (DESIGN §2): with W = p^{-1/2} w p^{-1/2} = U diag(lam) U^T, eps at
   // yhat = Exp_p(w) transported back to p and whitened is

@@ -124,6 +124,12 @@ class Sphere : public Manifold {
     return z.norm();
   }
 
+  // d/dt [cos(tL) p + sin(tL) v/L] = -L sin(sL) p + cos(sL) v at t = s.
+  void geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) const override {
+    const double L = v.norm();
+    out = (-L * std::sin(s * L)) * p + std::cos(s * L) * v;
+  }
+
   // Along the great circle from p with unit direction t = w/L: eps at its end
   // splits into a u, u = -sin(L) p + cos(L) t the unit tangent there (it
   // transports back to a t), and a part orthogonal to the circle's plane,

@@ -178,8 +178,8 @@ inline double regression_gradient_floor(const Manifold& M, const RegressionParam
 // gradient norm (as in frechet_mean). Stops when |g| <= tol or at the
 // rounding floor, when no step makes progress (a stall), or after max_iter
 // steps; iterates are retracted onto the manifold and its tangent spaces.
-inline RegressionResult geodesic_regression(const Manifold& M, const RegressionData& data,
-                                            RegressionParameter z, int max_iter, double tol) {
+inline RegressionResult regression_descent(const Manifold& M, const RegressionData& data, RegressionParameter z,
+                                           int max_iter, double tol) {
   const int D = M.ambient(), n = data.n(), m = data.m();
   if (n < 2) throw domain_error("geodesic regression needs at least two points");
   const Eigen::LDLT<Mat> H(regression_design_gram(data.x));
@@ -257,8 +257,50 @@ inline RegressionResult geodesic_regression(const Manifold& M, const RegressionD
   r.iterations = it;
   r.grad_norm = gnorm;
   r.converged = gnorm <= tol || gnorm <= floor || (stalled && gnorm <= 16.0 * floor);
-  r.ev = regression_evaluate(M, data, z, true);
   r.z = std::move(z);
+  return r;
+}
+
+// The geodesic x -> Exp_p(x v) (one covariate) re-based at x = s: the
+// footpoint Exp_p(s v) and the geodesic's velocity there.
+inline RegressionParameter regression_rebase(const Manifold& M, const RegressionParameter& z, double s) {
+  const int D = M.ambient();
+  RegressionParameter out;
+  out.p.resize(D);
+  out.V.resize(D, 1);
+  M.geodesic(z.p, z.V.col(0), s, out.p);
+  M.project(out.p, out.p);
+  Vec vel(D);
+  M.geodesic_velocity(z.p, z.V.col(0), s, vel);
+  M.to_tangent(out.p, vel, out.V.col(0));
+  if (!out.V.allFinite()) throw domain_error("the fitted geodesic cannot be represented in double precision");
+  return out;
+}
+
+// Geodesic regression from a start z (or, when null, the tangent least-squares
+// line at the Frechet mean ybar). With one covariate the descent runs in the
+// centred covariate x - xbar, an exact reparametrisation of the same
+// geodesics (footpoint Exp_p(xbar v), the velocity there) under which the
+// design's Gram matrix is diagonal: p and v do not couple, and a covariate
+// far from 0 (a footpoint far along the geodesic) costs nothing. The result
+// is mapped back to x = 0; its grad_norm is the centred fit's. With several
+// covariates the model is not invariant under such shifts, and the
+// preconditioner alone handles the coupling.
+inline RegressionResult geodesic_regression(const Manifold& M, const RegressionData& data,
+                                            const RegressionParameter* start, CVecRef ybar, int max_iter, double tol) {
+  RegressionResult r;
+  if (data.m() == 1) {
+    const double xbar = data.x.mean();
+    const Mat xc = data.x.array() - xbar;
+    const RegressionData centred{data.Y, xc};
+    const RegressionParameter zc =
+        start ? regression_rebase(M, *start, xbar) : regression_tangent_start(M, centred, ybar);
+    r = regression_descent(M, centred, zc, max_iter, tol);
+    r.z = regression_rebase(M, r.z, -xbar);
+  } else {
+    r = regression_descent(M, data, start ? *start : regression_tangent_start(M, data, ybar), max_iter, tol);
+  }
+  r.ev = regression_evaluate(M, data, r.z, true);
   return r;
 }
 
