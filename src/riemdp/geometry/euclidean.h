@@ -31,6 +31,13 @@ class Euclidean : public Manifold {
 
   void geodesic_velocity(CVecRef, CVecRef v, double, VecRef out) const override { out = v; }
 
+  void regression_gauss_newton(CVecRef, CVecRef, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp,
+                               VecRef dv) const override {
+    dp.setZero();
+    dv.setZero();
+    gauss_newton_block(0.0, x).apply(gp, gv, dp, dv);
+  }
+
   // Flat: every Jacobi scaling is 1.
   void adjoint_jacobi(CVecRef, CVecRef, CVecRef, CVecRef eps, VecRef adj_p, VecRef adj_w) const override {
     adj_p = eps;

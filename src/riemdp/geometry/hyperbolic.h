@@ -187,6 +187,19 @@ class Hyperbolic : public Manifold {
     finish_tangent(end, end(0), out);
   }
 
+  // Blocks: along v (flat) and Minkowski-orthogonal to it (curvature -1).
+  void regression_gauss_newton(CVecRef p, CVecRef v, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp,
+                               VecRef dv) const override {
+    dp.setZero();
+    dv.setZero();
+    const double L = norm(p, v);
+    if (L == 0.0) return gauss_newton_block(0.0, x).apply(gp, gv, dp, dv);
+    const Vec t = v / L;
+    const double ap = chart_inner(p, gp, t), av = chart_inner(p, gv, t);
+    gauss_newton_block(0.0, x).apply(ap * t, av * t, dp, dv);
+    gauss_newton_block(-L * L, x).apply(gp - ap * t, gv - av * t, dp, dv);
+  }
+
   // Along the geodesic from p with unit direction t = w/L: eps at its end
   // splits into a u, u = sinh(L) p + cosh(L) t the unit tangent there (it
   // transports back to a t), and a part Minkowski-orthogonal to the plane of
@@ -212,6 +225,13 @@ class Hyperbolic : public Manifold {
     adj_w.tail(d_) = a * t.tail(d_) + s.shooting * perp.tail(d_);
     finish_tangent(p, p0, adj_p);
     finish_tangent(p, p0, adj_w);
+  }
+
+  // In the spatial chart a tangent vector is its spatial part: recompute v_0.
+  // (to_tangent's <p,x>_L cancels to eps x_0^2 far from the origin.)
+  void clean_tangent(CVecRef p, CVecRef v, VecRef out) const override {
+    out.tail(d_) = v.tail(d_);
+    finish_tangent(p, lift(p.tail(d_)), out);
   }
 
   // x + <p,x>_L p (spatial part), then v_0 from the tangency condition.

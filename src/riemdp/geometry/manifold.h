@@ -46,6 +46,11 @@ class Manifold {
   virtual std::string point_problem(CVecRef x, double tol) const = 0;
 
   // ---- derived (override where a closed form is faster or more stable) ----
+  // A vector computed as tangent at p (up to rounding) cleaned of that
+  // rounding: the projection onto T_p by default; overridden where that
+  // projection is ill-conditioned (far from the origin of the hyperboloid).
+  virtual void clean_tangent(CVecRef p, CVecRef v, VecRef out) const { to_tangent(p, v, out); }
+
   // "" when v lies in T_p within tol (relative to |v|, ambient norm).
   virtual std::string tangent_problem(CVecRef p, CVecRef v, double tol) const {
     Vec w(ambient());
@@ -145,6 +150,15 @@ class Manifold {
   // The velocity of the geodesic t -> Exp_p(t v) at t = s (in T_{Exp_p(s v)}).
   virtual void geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) const = 0;
 
+  // Gauss-Newton direction of geodesic regression with one covariate x
+  // (centred): (d_p, d_v) = -N^{-1} (g_p, g_v), N = (1/n) sum_i J_i^T J_i the
+  // Gauss-Newton operator of the residuals, J_i = (d_p Exp, x_i d_w Exp) at
+  // w_i = x_i v. All the geodesics share the direction of v, so N is block
+  // diagonal over the eigenspaces of the curvature operator along v, one
+  // gauss_newton_block() per eigenspace (the Jacobi scalings of DESIGN §2).
+  virtual void regression_gauss_newton(CVecRef p, CVecRef v, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp,
+                                       VecRef dv) const = 0;
+
   // One pass of the regression model over the data: for each column i,
   // yhat_i = Exp_p(W_i), eps_i = Log_{yhat_i}(y_i) (on quotient spaces with
   // y_i aligned to yhat_i), dist_i = |eps_i|, and the adjoint Jacobi fields of
@@ -210,6 +224,38 @@ inline JacobiScaling jacobi_scaling(double K, double L) {
     return {std::cosh(s), num::sinhc(s)};
   }
   return {1.0, 1.0};
+}
+
+// The 2 x 2 Gauss-Newton block of geodesic regression (one covariate) on an
+// eigenspace of the curvature operator along v where the Jacobi scalings at
+// covariate x are those of curvature kappa over length |x| (kappa = K |v|^2
+// on constant curvature): N = (1/n) sum_i (f_i, g_i)(f_i, g_i)^T,
+// f_i = c(x_i), g_i = x_i sn(x_i)/x_i; stored as its inverse [a b; b c].
+// Where N is near singular (Jacobi fields vanishing at conjugate points) the
+// block of the flat case (kappa = 0, the design's Gram matrix) stands in.
+struct GaussNewtonBlock {
+  double a, b, c;
+  // (d_p, d_v) -= N^{-1} (u_p, u_v) on the block.
+  template <class U, class V>
+  void apply(const U& up, const V& uv, VecRef dp, VecRef dv) const {
+    dp -= a * up + b * uv;
+    dv -= b * up + c * uv;
+  }
+};
+inline GaussNewtonBlock gauss_newton_block(double kappa, CVecRef x) {
+  double s11 = 0.0, s12 = 0.0, s22 = 0.0;
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    const JacobiScaling s = jacobi_scaling(kappa, std::abs(x[i]));
+    const double f = s.footpoint, g = x[i] * s.shooting;
+    s11 += f * f;
+    s12 += f * g;
+    s22 += g * g;
+  }
+  const double det = s11 * s22 - s12 * s12;
+  if (!(det > 1e-10 * s11 * s22) || !std::isfinite(det))
+    return kappa == 0.0 ? GaussNewtonBlock{0.0, 0.0, 0.0} : gauss_newton_block(0.0, x);
+  const double n = static_cast<double>(x.size());
+  return {n * s22 / det, -n * s12 / det, n * s11 / det};
 }
 
 // Orthonormal basis of the range of a symmetric projector (eigenvalues ~ 1).

@@ -159,6 +159,32 @@ class SPD : public Manifold {
     store(num::sym(HU * f.asDiagonal() * HU.transpose()), out);
   }
 
+  // Blocks: the entries (a, b) of whitened vectors in the eigenbasis U of the
+  // whitened v, curvature -1 over |lam_a - lam_b|/2 (kappa = -(lam_a - lam_b)^2/4).
+  void regression_gauss_newton(CVecRef p, CVecRef v, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp,
+                               VecRef dv) const override {
+    const Roots r = roots(p);
+    Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(r.inv_half * as_mat(v) * r.inv_half));
+    const Mat B = r.inv_half * es.eigenvectors(), HU = r.half * es.eigenvectors();
+    const Mat Gp = B.transpose() * as_mat(gp) * B, Gv = B.transpose() * as_mat(gv) * B;
+    const Vec& lam = es.eigenvalues();
+    Mat Dp = Mat::Zero(k_, k_), Dv = Mat::Zero(k_, k_);
+    const GaussNewtonBlock flat = gauss_newton_block(0.0, x);
+    Vec one_p(1), one_v(1);
+    for (int b = 0; b < k_; ++b)
+      for (int a = 0; a <= b; ++a) {
+        const double half_gap = 0.5 * (lam(a) - lam(b));
+        const GaussNewtonBlock blk = half_gap == 0.0 ? flat : gauss_newton_block(-half_gap * half_gap, x);
+        one_p.setZero();
+        one_v.setZero();
+        blk.apply(Vec::Constant(1, Gp(a, b)), Vec::Constant(1, Gv(a, b)), one_p, one_v);
+        Dp(a, b) = Dp(b, a) = one_p[0];
+        Dv(a, b) = Dv(b, a) = one_v[0];
+      }
+    store(num::sym(HU * Dp * HU.transpose()), dp);
+    store(num::sym(HU * Dv * HU.transpose()), dv);
+  }
+
   // Geodesic regression in the whitened eigenbasis of the shooting vector
   // (DESIGN §2): with W = p^{-1/2} w p^{-1/2} = U diag(lam) U^T, eps at
   // yhat = Exp_p(w) transported back to p and whitened is

@@ -130,6 +130,19 @@ class Sphere : public Manifold {
     out = (-L * std::sin(s * L)) * p + std::cos(s * L) * v;
   }
 
+  // Blocks: along v (flat) and orthogonal to it (curvature 1).
+  void regression_gauss_newton(CVecRef, CVecRef v, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp,
+                               VecRef dv) const override {
+    dp.setZero();
+    dv.setZero();
+    const double L = v.norm();
+    if (L == 0.0) return gauss_newton_block(0.0, x).apply(gp, gv, dp, dv);
+    const Vec t = v / L;
+    const double ap = gp.dot(t), av = gv.dot(t);
+    gauss_newton_block(0.0, x).apply(ap * t, av * t, dp, dv);
+    gauss_newton_block(L * L, x).apply(gp - ap * t, gv - av * t, dp, dv);
+  }
+
   // Along the great circle from p with unit direction t = w/L: eps at its end
   // splits into a u, u = -sin(L) p + cos(L) t the unit tangent there (it
   // transports back to a t), and a part orthogonal to the circle's plane,

@@ -90,10 +90,10 @@ inline RegressionEvaluation regression_evaluate(const Manifold& M, const Regress
   ev.grad_V = -inv_n * (adj_w * data.x);
   // Remove the rounding off the tangent space.
   Vec buf(D);
-  M.to_tangent(z.p, ev.grad_p, buf);
+  M.clean_tangent(z.p, ev.grad_p, buf);
   ev.grad_p = buf;
   for (int j = 0; j < data.m(); ++j) {
-    M.to_tangent(z.p, ev.grad_V.col(j), buf);
+    M.clean_tangent(z.p, ev.grad_V.col(j), buf);
     ev.grad_V.col(j) = buf;
   }
   return ev;
@@ -138,16 +138,16 @@ inline RegressionParameter regression_tangent_start(const Manifold& M, const Reg
   z.p.resize(D);
   const Vec b0 = B.row(0).transpose();
   Vec b0t(D);
-  M.to_tangent(ybar, b0, b0t);
+  M.clean_tangent(ybar, b0, b0t);
   M.exp(ybar, b0t, z.p);
   if (!z.p.allFinite()) throw domain_error("the tangent least-squares start cannot be represented in double precision");
   M.project(z.p, z.p);
   z.V.resize(D, m);
   for (int j = 0; j < m; ++j) {
     const Vec bj = B.row(j + 1).transpose();
-    M.to_tangent(ybar, bj, u);
+    M.clean_tangent(ybar, bj, u);
     M.transport(ybar, z.p, u, y);
-    M.to_tangent(z.p, y, u);
+    M.clean_tangent(z.p, y, u);
     z.V.col(j) = u;
   }
   return z;
@@ -169,11 +169,14 @@ inline double regression_gradient_floor(const Manifold& M, const RegressionParam
          (1.0 + std::sqrt(2.0 * energy)) * x_scale;
 }
 
-// Riemannian gradient descent on the tangent bundle, preconditioned by the
-// design's Gram matrix: direction (d_p, d_V) = -H^{-1} (grad_p, grad_V) (a
-// linear combination of vectors of T_p), step p' = Exp_p(t d_p),
+// Riemannian descent on the tangent bundle. With one covariate the direction
+// is Gauss-Newton's (Manifold::regression_gauss_newton: curvature-aware, one
+// 2 x 2 block per eigenspace of the curvature operator along v); with several
+// it is the gradient preconditioned by the design's Gram matrix,
+// (d_p, d_V) = -H^{-1} (grad_p, grad_V) (a linear combination of vectors of
+// T_p; both are Newton's step on euclidean). Step p' = Exp_p(t d_p),
 // v_j' = Gamma_{p->p'}(v_j + t d_vj), t = 1 halved until the Armijo condition
-// E' <= E - 1e-4 t <g, H^{-1} g> holds. Near the minimum, where that decrease
+// E' <= E + 1e-4 t <g, d> holds. Near the minimum, where that decrease
 // is lost in the rounding of E, a step is accepted when it reduces the
 // gradient norm (as in frechet_mean). Stops when |g| <= tol or at the
 // rounding floor, when no step makes progress (a stall), or after max_iter
@@ -206,7 +209,12 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
   while (gnorm > tol && gnorm > floor && it < max_iter) {
     G.col(0) = ev.grad_p;
     G.rightCols(m) = ev.grad_V;
-    Dir = -(H.solve(G.transpose())).transpose();  // d_k = -sum_l (H^-1)_kl g_l
+    if (m == 1) {  // Gauss-Newton (curvature-aware; on euclidean the same as H)
+      M.regression_gauss_newton(z.p, z.V.col(0), data.x.col(0), ev.grad_p, ev.grad_V.col(0), Dir.col(0),
+                                Dir.col(1));
+    } else {
+      Dir = -(H.solve(G.transpose())).transpose();  // d_k = -sum_l (H^-1)_kl g_l
+    }
     double slope = 0.0;                           // <g, d> < 0
     for (int k = 0; k <= m; ++k) slope += M.inner(z.p, G.col(k), Dir.col(k));
     const double E_rounding =
@@ -226,7 +234,7 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
       for (int j = 0; j < m && ok; ++j) {
         step = z.V.col(j) + t * Dir.col(j + 1);
         M.transport(z.p, zn.p, step, buf);
-        M.to_tangent(zn.p, buf, step);
+        M.clean_tangent(zn.p, buf, step);
         ok = step.allFinite();
         zn.V.col(j) = step;
       }
@@ -238,7 +246,7 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
         continue;  // a fitted point not representable (a step too long): shorter
       }
       const double gnorm_n = regression_grad_norm(M, zn, evn);
-      if (!on_gradient && -1e-4 * t * slope <= E_rounding) on_gradient = true;
+      if (!on_gradient && -t * slope <= E_rounding) on_gradient = true;  // the predicted decrease is rounding
       if (on_gradient ? gnorm_n < gnorm : evn.energy <= ev.energy + 1e-4 * t * slope) {
         std::swap(z, zn);
         ev = std::move(evn);
@@ -272,7 +280,7 @@ inline RegressionParameter regression_rebase(const Manifold& M, const Regression
   M.project(out.p, out.p);
   Vec vel(D);
   M.geodesic_velocity(z.p, z.V.col(0), s, vel);
-  M.to_tangent(out.p, vel, out.V.col(0));
+  M.clean_tangent(out.p, vel, out.V.col(0));
   if (!out.V.allFinite()) throw domain_error("the fitted geodesic cannot be represented in double precision");
   return out;
 }
