@@ -53,6 +53,10 @@ geom_tangent_gaussian <- function(M, p, z) {
     .Call(`_riemdp_geom_tangent_gaussian`, M, p, z)
 }
 
+geom_jacobi_adjoint <- function(M, p, w, eps) {
+    .Call(`_riemdp_geom_jacobi_adjoint`, M, p, w, eps)
+}
+
 samp_exact <- function(M, eta, n, kernel, sigma, by_row) {
     .Call(`_riemdp_samp_exact`, M, eta, n, kernel, sigma, by_row)
 }
@@ -107,5 +111,13 @@ geom_representative <- function(M, p, q, by_row) {
 
 stat_frechet_mean <- function(M, X, init, max_iter, tol) {
     .Call(`_riemdp_stat_frechet_mean`, M, X, init, max_iter, tol)
+}
+
+stat_geodesic_regression <- function(M, Y, x, mean_init, p, V, max_iter, tol) {
+    .Call(`_riemdp_stat_geodesic_regression`, M, Y, x, mean_init, p, V, max_iter, tol)
+}
+
+stat_regression_energy <- function(M, Y, x, p, V) {
+    .Call(`_riemdp_stat_regression_energy`, M, Y, x, p, V)
 }
 

@@ -176,6 +176,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// geom_jacobi_adjoint
+Rcpp::List geom_jacobi_adjoint(Rcpp::List M, Rcpp::NumericVector p, Rcpp::NumericVector w, Rcpp::NumericVector eps);
+RcppExport SEXP _riemdp_geom_jacobi_adjoint(SEXP MSEXP, SEXP pSEXP, SEXP wSEXP, SEXP epsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type p(pSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eps(epsSEXP);
+    rcpp_result_gen = Rcpp::wrap(geom_jacobi_adjoint(M, p, w, eps));
+    return rcpp_result_gen;
+END_RCPP
+}
 // samp_exact
 Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, bool by_row);
 RcppExport SEXP _riemdp_samp_exact(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP by_rowSEXP) {
@@ -377,6 +390,37 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// stat_geodesic_regression
+Rcpp::List stat_geodesic_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::List mean_init, Rcpp::Nullable<Rcpp::NumericVector> p, Rcpp::Nullable<Rcpp::NumericMatrix> V, int max_iter, double tol);
+RcppExport SEXP _riemdp_stat_geodesic_regression(SEXP MSEXP, SEXP YSEXP, SEXP xSEXP, SEXP mean_initSEXP, SEXP pSEXP, SEXP VSEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type mean_init(mean_initSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericVector> >::type p(pSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type V(VSEXP);
+    Rcpp::traits::input_parameter< int >::type max_iter(max_iterSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(stat_geodesic_regression(M, Y, x, mean_init, p, V, max_iter, tol));
+    return rcpp_result_gen;
+END_RCPP
+}
+// stat_regression_energy
+Rcpp::List stat_regression_energy(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::NumericVector p, Rcpp::NumericMatrix V);
+RcppExport SEXP _riemdp_stat_regression_energy(SEXP MSEXP, SEXP YSEXP, SEXP xSEXP, SEXP pSEXP, SEXP VSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type p(pSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type V(VSEXP);
+    rcpp_result_gen = Rcpp::wrap(stat_regression_energy(M, Y, x, p, V));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_geom_exp", (DL_FUNC) &_riemdp_geom_exp, 4},
@@ -392,6 +436,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_geom_tangent_problem", (DL_FUNC) &_riemdp_geom_tangent_problem, 4},
     {"_riemdp_geom_tangent_basis", (DL_FUNC) &_riemdp_geom_tangent_basis, 2},
     {"_riemdp_geom_tangent_gaussian", (DL_FUNC) &_riemdp_geom_tangent_gaussian, 3},
+    {"_riemdp_geom_jacobi_adjoint", (DL_FUNC) &_riemdp_geom_jacobi_adjoint, 4},
     {"_riemdp_samp_exact", (DL_FUNC) &_riemdp_samp_exact, 6},
     {"_riemdp_samp_radial", (DL_FUNC) &_riemdp_samp_radial, 4},
     {"_riemdp_samp_spd", (DL_FUNC) &_riemdp_samp_spd, 7},
@@ -406,6 +451,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_priv_clip_to_ball", (DL_FUNC) &_riemdp_priv_clip_to_ball, 5},
     {"_riemdp_geom_representative", (DL_FUNC) &_riemdp_geom_representative, 4},
     {"_riemdp_stat_frechet_mean", (DL_FUNC) &_riemdp_stat_frechet_mean, 5},
+    {"_riemdp_stat_geodesic_regression", (DL_FUNC) &_riemdp_stat_geodesic_regression, 8},
+    {"_riemdp_stat_regression_energy", (DL_FUNC) &_riemdp_stat_regression_energy, 5},
     {NULL, NULL, 0}
 };
 

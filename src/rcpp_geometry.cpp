@@ -245,3 +245,18 @@ Rcpp::List geom_tangent_gaussian(Rcpp::List M, Rcpp::List p, Rcpp::NumericMatrix
   }
   return Rcpp::List::create(Rcpp::Named("v") = v, Rcpp::Named("norm") = nrm, Rcpp::Named("size") = size);
 }
+
+// The adjoint Jacobi fields of geodesic regression for single vectors (tests):
+// eps is tangent at Exp_p(w).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List geom_jacobi_adjoint(Rcpp::List M, Rcpp::NumericVector p, Rcpp::NumericVector w, Rcpp::NumericVector eps) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  if (p.size() != D || w.size() != D || eps.size() != D) throw std::invalid_argument("vectors of the wrong length");
+  const Eigen::Map<const Vec> P(p.begin(), D), W(w.begin(), D), E(eps.begin(), D);
+  Vec yhat(D), ap(D), aw(D);
+  m->exp(P, W, yhat);
+  m->adjoint_jacobi(P, W, yhat, E, ap, aw);
+  return Rcpp::List::create(Rcpp::Named("p") = Rcpp::NumericVector(ap.data(), ap.data() + D),
+                            Rcpp::Named("w") = Rcpp::NumericVector(aw.data(), aw.data() + D));
+}

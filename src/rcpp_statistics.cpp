@@ -15,3 +15,73 @@ Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int ma
                             Rcpp::Named("iterations") = r.iterations, Rcpp::Named("grad_norm") = r.grad_norm,
                             Rcpp::Named("cost") = r.cost, Rcpp::Named("converged") = r.converged);
 }
+
+namespace {
+
+RegressionParameter regression_parameter(const Manifold& m, Rcpp::NumericVector p, Rcpp::NumericMatrix V) {
+  const int D = m.ambient();
+  if (p.size() != D || V.nrow() != D) throw std::invalid_argument("regression parameter of the wrong size");
+  RegressionParameter z;
+  z.p = Eigen::Map<const Vec>(p.begin(), D);
+  z.V = Eigen::Map<const Mat>(V.begin(), D, V.ncol());
+  return z;
+}
+
+Rcpp::NumericMatrix as_r(const Mat& A) {
+  Rcpp::NumericMatrix out(A.rows(), A.cols());
+  std::copy(A.data(), A.data() + A.size(), out.begin());
+  return out;
+}
+
+Rcpp::NumericVector as_r(const Vec& a) { return Rcpp::NumericVector(a.data(), a.data() + a.size()); }
+
+}  // namespace
+
+// Geodesic regression (statistics/regression.h). x is n x m; Y a point set;
+// mean_init the start of the Frechet mean (for Fletcher's R^2 and the
+// tangent least-squares start); p, V the start (D x m) or NULL for the
+// tangent least-squares start. Matrices of points come back as D x n
+// (one point per column).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List stat_geodesic_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::List mean_init,
+                                    Rcpp::Nullable<Rcpp::NumericVector> p, Rcpp::Nullable<Rcpp::NumericMatrix> V,
+                                    int max_iter, double tol) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set S(Y, D), I(mean_init, D);
+  if (x.nrow() != S.n) throw std::invalid_argument("covariates and points differ in number");
+  const Mat X = Eigen::Map<const Mat>(x.begin(), x.nrow(), x.ncol());
+  const RegressionData data{S.points, X};
+  Vec x0(D);
+  I.get(0, x0);
+  return interruptible([&] {
+    const FrechetResult mean = frechet_mean(*m, S.points, x0, 1000, tol);
+    const RegressionParameter start =
+        p.isNotNull() ? regression_parameter(*m, Rcpp::NumericVector(p.get()), Rcpp::NumericMatrix(V.get()))
+                      : regression_tangent_start(*m, data, mean.mean);
+    const RegressionResult r = geodesic_regression(*m, data, start, max_iter, tol);
+    return Rcpp::List::create(
+        Rcpp::Named("footpoint") = as_r(r.z.p), Rcpp::Named("shooting") = as_r(r.z.V),
+        Rcpp::Named("energy") = r.ev.energy, Rcpp::Named("grad_norm") = r.grad_norm,
+        Rcpp::Named("iterations") = r.iterations, Rcpp::Named("converged") = r.converged,
+        Rcpp::Named("fitted") = as_r(r.ev.fitted), Rcpp::Named("residuals") = as_r(r.ev.residual),
+        Rcpp::Named("residual_norms") = as_r(r.ev.dist), Rcpp::Named("frechet_mean") = as_r(mean.mean),
+        Rcpp::Named("frechet_energy") = mean.cost);
+  });
+}
+
+// E(p, V) and its Riemannian gradients (tests; the private regression's
+// targets build on the same evaluation).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List stat_regression_energy(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::NumericVector p,
+                                  Rcpp::NumericMatrix V) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set S(Y, D);
+  const Mat X = Eigen::Map<const Mat>(x.begin(), x.nrow(), x.ncol());
+  const RegressionData data{S.points, X};
+  const RegressionParameter z = regression_parameter(*m, p, V);
+  const RegressionEvaluation ev = interruptible([&] { return regression_evaluate(*m, data, z); });
+  return Rcpp::List::create(Rcpp::Named("energy") = ev.energy, Rcpp::Named("grad_p") = as_r(ev.grad_p),
+                            Rcpp::Named("grad_V") = as_r(ev.grad_V));
+}

@@ -29,6 +29,12 @@ class Euclidean : public Manifold {
   std::string tangent_problem(CVecRef, CVecRef, double) const override { return ""; }
   double dist(CVecRef p, CVecRef q) const override { return (q - p).norm(); }
 
+  // Flat: every Jacobi scaling is 1.
+  void adjoint_jacobi(CVecRef, CVecRef, CVecRef, CVecRef eps, VecRef adj_p, VecRef adj_w) const override {
+    adj_p = eps;
+    adj_w = eps;
+  }
+
   double tangent_gaussian(CVecRef, CVecRef z, VecRef out) const override {
     out = z;
     return z.norm();

@@ -176,6 +176,33 @@ class Hyperbolic : public Manifold {
     finish_tangent(q, lift(q.tail(d_)), out);
   }
 
+  // Along the geodesic from p with unit direction t = w/L: eps at its end
+  // splits into a u, u = sinh(L) p + cosh(L) t the unit tangent there (it
+  // transports back to a t), and a part Minkowski-orthogonal to the plane of
+  // p and t, parallel (constant) along the geodesic and scaled by curvature -1.
+  // Spatial parts throughout, time coordinates from the tangency condition.
+  void adjoint_jacobi(CVecRef p, CVecRef w, CVecRef yhat, CVecRef eps, VecRef adj_p,
+                      VecRef adj_w) const override {
+    const double L = norm(p, w);
+    if (L == 0.0) {
+      adj_p = eps;
+      adj_w = eps;
+      return;
+    }
+    const double p0 = lift(p.tail(d_));
+    Vec t = w / L;
+    Vec u(d_ + 1);
+    u.tail(d_) = std::sinh(L) * p.tail(d_) + std::cosh(L) * t.tail(d_);
+    finish_tangent(yhat, lift(yhat.tail(d_)), u);
+    const double a = chart_inner(yhat, eps, u);
+    const Vec perp = eps - a * u;
+    const JacobiScaling s = jacobi_scaling(-1.0, L);
+    adj_p.tail(d_) = a * t.tail(d_) + s.footpoint * perp.tail(d_);
+    adj_w.tail(d_) = a * t.tail(d_) + s.shooting * perp.tail(d_);
+    finish_tangent(p, p0, adj_p);
+    finish_tangent(p, p0, adj_w);
+  }
+
   // x + <p,x>_L p (spatial part), then v_0 from the tangency condition.
   void to_tangent(CVecRef p, CVecRef x, VecRef out) const override {
     const double p0 = lift(p.tail(d_));

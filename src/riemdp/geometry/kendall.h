@@ -88,6 +88,27 @@ class Kendall : public Manifold {
     out = v - a * t - b * it + a * g + b * times_i(g);
   }
 
+  // Three curvature blocks along the horizontal geodesic from p with unit
+  // direction t = w/L (DESIGN §2): eps at its end is a u + b i u + rest, u the
+  // unit tangent there; back at p it is a t + b i t + rest (as in transport),
+  // and the i t part is scaled by curvature 4, the rest by curvature 1.
+  void adjoint_jacobi(CVecRef p, CVecRef w, CVecRef, CVecRef eps, VecRef adj_p, VecRef adj_w) const override {
+    const double L = w.norm();
+    if (L == 0.0) {
+      adj_p = eps;
+      adj_w = eps;
+      return;
+    }
+    const Vec t = w / L;
+    const Vec u = -std::sin(L) * p + std::cos(L) * t;
+    const Vec iu = times_i(u), it = times_i(t);
+    const double a = eps.dot(u), b = eps.dot(iu);
+    const Vec rest = eps - a * u - b * iu;
+    const JacobiScaling s1 = jacobi_scaling(1.0, L), s4 = jacobi_scaling(4.0, L);
+    adj_p = a * t + (s4.footpoint * b) * it + s1.footpoint * rest;
+    adj_w = a * t + (s4.shooting * b) * it + s1.shooting * rest;
+  }
+
   void to_tangent(CVecRef p, CVecRef x, VecRef out) const override {
     out = x;
     centre(out);

@@ -134,6 +134,39 @@ class Manifold {
     return cost / (2.0 * n);
   }
 
+  // ---- geodesic regression (DESIGN §2; paper 000 eq. 5-8) ----------------
+  // Adjoint Jacobi fields along the geodesic t -> Exp_p(t w), yhat = Exp_p(w):
+  // for eps in T_yhat, adj_p = (d_p Exp(p, w))^T eps (p varied with w
+  // parallel transported along the variation) and adj_w = (d_w Exp(p, w))^T
+  // eps, both in T_p. Valid for any length |w| (beyond the cut locus too).
+  virtual void adjoint_jacobi(CVecRef p, CVecRef w, CVecRef yhat, CVecRef eps, VecRef adj_p,
+                              VecRef adj_w) const = 0;
+
+  // One pass of the regression model over the data: for each column i,
+  // yhat_i = Exp_p(W_i), eps_i = Log_{yhat_i}(y_i) (on quotient spaces with
+  // y_i aligned to yhat_i), dist_i = |eps_i|, and the adjoint Jacobi fields of
+  // eps_i in column i of adj_p and adj_w. yhat and eps are written when not
+  // null. Overridden where whitening once per call pays (spd).
+  virtual void regression_residuals(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p,
+                                    Mat& adj_w, Mat* yhat, Mat* eps) const {
+    const int D = ambient();
+    Vec w(D), y(D), fit(D), e(D), ap(D), aw(D);
+    for (Eigen::Index i = 0; i < Y.cols(); ++i) {
+      w = W.col(i);
+      y = Y.col(i);
+      exp(p, w, fit);
+      if (!fit.allFinite())
+        throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on " + name());
+      log(fit, y, e);
+      dist[i] = norm(fit, e);
+      adjoint_jacobi(p, w, fit, e, ap, aw);
+      adj_p.col(i) = ap;
+      adj_w.col(i) = aw;
+      if (yhat) yhat->col(i) = fit;
+      if (eps) eps->col(i) = e;
+    }
+  }
+
   // log A(r), A the area density of geodesic spheres of radius r, up to a
   // constant (DESIGN §3); only for isotropic spaces.
   virtual double log_volume_density(double /*r*/) const {
@@ -155,6 +188,26 @@ class Manifold {
   // quotient spaces (Kendall: q rotated into optimal alignment with p).
   virtual void representative(CVecRef /*p*/, CVecRef q, VecRef out) const { out = q; }
 };
+
+// Jacobi scalings across a geodesic of length L in constant curvature K
+// (DESIGN §2): a Jacobi field orthogonal to the geodesic with J(0) = u,
+// J'(0) = 0 ends at c_K(L) u, with J(0) = 0, J'(0) = u at sn_K(L)/L u
+// (both parallel transported), c_K = cos(sqrt(K) L), sn_K = sin(sqrt(K) L)/sqrt(K)
+// (cosh, sinh for K < 0; 1 and L for K = 0); along the geodesic both are 1.
+struct JacobiScaling {
+  double footpoint, shooting;
+};
+inline JacobiScaling jacobi_scaling(double K, double L) {
+  if (K > 0.0) {
+    const double s = std::sqrt(K) * L;
+    return {std::cos(s), num::sinc(s)};
+  }
+  if (K < 0.0) {
+    const double s = std::sqrt(-K) * L;
+    return {std::cosh(s), num::sinhc(s)};
+  }
+  return {1.0, 1.0};
+}
 
 // Orthonormal basis of the range of a symmetric projector (eigenvalues ~ 1).
 inline Mat projector_range(const Mat& P, int rank) {

@@ -150,6 +150,57 @@ class SPD : public Manifold {
     return "";
   }
 
+  // Geodesic regression in the whitened eigenbasis of the shooting vector
+  // (DESIGN §2): with W = p^{-1/2} w p^{-1/2} = U diag(lam) U^T, eps at
+  // yhat = Exp_p(w) transported back to p and whitened is
+  // e^{-W/2} (p^{-1/2} eps p^{-1/2}) e^{-W/2}; adj_eigenbasis() scales its
+  // entries in the basis U and maps them back to T_p.
+  void adjoint_jacobi(CVecRef p, CVecRef w, CVecRef, CVecRef eps, VecRef adj_p, VecRef adj_w) const override {
+    const Roots r = roots(p);
+    Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(r.inv_half * as_mat(w) * r.inv_half));
+    const Mat B = r.inv_half * es.eigenvectors();  // p^{-1/2} U
+    const Vec half_exp = (-0.5 * es.eigenvalues()).array().exp();
+    const Mat E = half_exp.asDiagonal() * (B.transpose() * as_mat(eps) * B) * half_exp.asDiagonal();
+    adj_eigenbasis(r.half * es.eigenvectors(), es.eigenvalues(), E, adj_p, adj_w);
+  }
+
+  // The same per point with p whitened once: in the basis U, the transported
+  // whitened residual is logm(D Z D), Z = U^T p^{-1/2} y p^{-1/2} U and
+  // D = e^{-diag(lam)/2} (affine invariance with yhat = G G^T, G = p^{1/2} U D^{-1}),
+  // so each point costs two k x k symmetric eigendecompositions.
+  void regression_residuals(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
+                            Mat* yhat, Mat* eps) const override {
+    const Roots r = roots(p);
+    const int D = k_ * k_;
+    Vec w(D), y(D), ap(D), aw(D);
+    Eigen::SelfAdjointEigenSolver<Mat> es_w(k_), es_r(k_);
+    for (Eigen::Index i = 0; i < Y.cols(); ++i) {
+      w = W.col(i);
+      y = Y.col(i);
+      es_w.compute(num::sym(r.inv_half * as_mat(w) * r.inv_half));
+      const Vec& lam = es_w.eigenvalues();
+      if (!(lam.cwiseAbs().maxCoeff() <= 708.0))
+        throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on spd");
+      const Mat HU = r.half * es_w.eigenvectors();     // p^{1/2} U
+      const Mat B = r.inv_half * es_w.eigenvectors();  // p^{-1/2} U
+      const Vec half_exp = (-0.5 * lam).array().exp();
+      es_r.compute(num::sym(half_exp.asDiagonal() * (B.transpose() * as_mat(y) * B) * half_exp.asDiagonal()));
+      const Vec& mu = es_r.eigenvalues();
+      if (!(mu(0) > 0.0)) throw domain_error("a point is not positive definite");
+      const Vec logmu = mu.array().log();
+      const Mat E = es_r.eigenvectors() * logmu.asDiagonal() * es_r.eigenvectors().transpose();
+      dist[i] = logmu.norm();
+      adj_eigenbasis(HU, lam, E, ap, aw);
+      adj_p.col(i) = ap;
+      adj_w.col(i) = aw;
+      if (yhat || eps) {
+        const Mat G = HU * half_exp.cwiseInverse().asDiagonal();
+        if (yhat) { Vec o(D); store(num::sym(G * G.transpose()), o); yhat->col(i) = o; }
+        if (eps) { Vec o(D); store(num::sym(G * E * G.transpose()), o); eps->col(i) = o; }
+      }
+    }
+  }
+
   // Isotropic only for k = 1 (the positive half-line, isometric to R).
   double log_volume_density(double r) const override {
     if (k_ == 1) return 0.0;
@@ -191,6 +242,22 @@ class SPD : public Manifold {
   int k_;
   Eigen::Map<const Mat> as_mat(CVecRef x) const { return Eigen::Map<const Mat>(x.data(), k_, k_); }
   void store(const Mat& A, VecRef out) const { out = Eigen::Map<const Vec>(A.data(), k_ * k_); }
+
+  // Entry (a, b) of the whitened transported residual E (basis U) scaled by
+  // the Jacobi scalings of curvature -1 at length |lam_a - lam_b|/2 (the
+  // curvature operator of the geodesic in that basis), mapped back to T_p by
+  // p^{1/2} U . U^T p^{1/2} (HU = p^{1/2} U).
+  void adj_eigenbasis(const Mat& HU, const Vec& lam, const Mat& E, VecRef adj_p, VecRef adj_w) const {
+    Mat Fp(k_, k_), Fw(k_, k_);
+    for (int b = 0; b < k_; ++b)
+      for (int a = 0; a < k_; ++a) {
+        const JacobiScaling s = jacobi_scaling(-1.0, 0.5 * std::abs(lam(a) - lam(b)));
+        Fp(a, b) = s.footpoint * E(a, b);
+        Fw(a, b) = s.shooting * E(a, b);
+      }
+    store(num::sym(HU * Fp * HU.transpose()), adj_p);
+    store(num::sym(HU * Fw * HU.transpose()), adj_w);
+  }
 
   Mat whitened_log(const Mat& inv_half, CVecRef q) const {
     return num::sym_fun(num::sym(inv_half * as_mat(q) * inv_half), [](double x) {

@@ -124,6 +124,26 @@ class Sphere : public Manifold {
     return z.norm();
   }
 
+  // Along the great circle from p with unit direction t = w/L: eps at its end
+  // splits into a u, u = -sin(L) p + cos(L) t the unit tangent there (it
+  // transports back to a t), and a part orthogonal to the circle's plane,
+  // which is parallel (constant) along it and scaled by curvature 1.
+  void adjoint_jacobi(CVecRef p, CVecRef w, CVecRef, CVecRef eps, VecRef adj_p, VecRef adj_w) const override {
+    const double L = w.norm();
+    if (L == 0.0) {
+      adj_p = eps;
+      adj_w = eps;
+      return;
+    }
+    const Vec t = w / L;
+    const Vec u = -std::sin(L) * p + std::cos(L) * t;
+    const double a = eps.dot(u);
+    const Vec perp = eps - a * u;
+    const JacobiScaling s = jacobi_scaling(1.0, L);
+    adj_p = a * t + s.footpoint * perp;
+    adj_w = a * t + s.shooting * perp;
+  }
+
   // Rotation taking e_0 to +-p applied to e_1..e_d (T_p = T_{-p}).
   Mat tangent_basis(CVecRef p) const override {
     Vec q = p(0) < 0 ? Vec(-p) : Vec(p);

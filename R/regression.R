@@ -1,0 +1,334 @@
+#' Geodesic regression
+#'
+#' Fits the geodesic \eqn{x \mapsto Exp_p(x v)} that minimises
+#' \deqn{E(p, v) = \frac{1}{2n}\sum_{i=1}^n d(Exp_p(x_i v), y_i)^2}
+#' over the footpoint \eqn{p} (the fitted value at \eqn{x = 0}) and the
+#' shooting vector \eqn{v \in T_pM} (Fletcher 2011; paper 000 eq. 3-8 and
+#' design notes §2). With several covariates (a matrix `x`) the model is
+#' multiple geodesic regression, \eqn{Exp_p(\sum_j x_{ij} v_j)} (Kim et al.
+#' 2014), with one shooting vector per covariate. On
+#' [`manifold_euclidean(d)`][manifold_euclidean] it is ordinary least squares,
+#' `lm(Y ~ x)`: the footpoint is the intercept and the shooting vectors are
+#' the slopes.
+#'
+#' The gradients are the adjoint Jacobi fields along the fitted geodesics
+#' (analytic, for every manifold: constant curvature on euclidean, sphere and
+#' hyperbolic; three curvature blocks on Kendall's space; the whitened
+#' eigenbasis of the shooting vector on spd). The fit starts from the
+#' least-squares line in the tangent space at the Fréchet mean of `Y`
+#' (regressing \eqn{Log_{\bar y}(y_i)} on \eqn{(1, x_i)}), and descends on the
+#' tangent bundle: \eqn{p \leftarrow Exp_p(t d_p)},
+#' \eqn{v_j \leftarrow \Gamma_{p \to p'}(v_j + t d_{v_j})}, where the direction
+#' \eqn{(d_p, d_v)} is the gradient preconditioned by the inverse Gram matrix
+#' of the design \eqn{(1, x_i)} (so that one step solves the Euclidean case
+#' exactly, and a covariate far from 0 does not slow the descent), and
+#' \eqn{t} starts at 1 with Armijo backtracking. It stops when the norm of the
+#' gradient falls below `tol` or to the level of rounding noise (both count as
+#' converged), or after `max_iter` steps (with a warning).
+#'
+#' Fletcher's \eqn{R^2 = 1 - \sum_i d(\hat y_i, y_i)^2 / \sum_i d(\bar y, y_i)^2},
+#' \eqn{\bar y} the Fréchet mean, is part of the result. On positively curved
+#' spaces the fit is unique only when the data and the fitted geodesic stay
+#' well inside the injectivity radius.
+#'
+#' @inheritParams geometry
+#' @param x The covariate: a numeric vector with one value per point of `Y`,
+#'   or a numeric matrix (or data frame) with one row per point and one
+#'   column per covariate. Each column must vary, and the columns must not be
+#'   collinear (together with the intercept).
+#' @param Y The responses: at least two points in the manifold's layout (rows
+#'   of a matrix; a `k x k x n` array on spd; a `k x 2 x n` array of
+#'   configurations on kendall).
+#' @param init Optional start: a list with `footpoint` (a point) and
+#'   `shooting` (the shooting vector(s) at the footpoint, in the layout of
+#'   [coef()]'s `shooting`). By default the tangent least-squares line.
+#' @param max_iter Maximum number of descent steps.
+#' @param tol Tolerance on the norm of the gradient
+#'   \eqn{(\|\nabla_p E\|^2 + \sum_j \|\nabla_{v_j} E\|^2)^{1/2}}.
+#' @return An object of class `c("riemdp_geodesic_regression", "riemdp_fit")`:
+#'   a list with `manifold`, `footpoint` (a point), `shooting` (one tangent
+#'   vector at the footpoint in the manifold's layout; with `m > 1`
+#'   covariates an `m x D` matrix with one vector per row on the vector
+#'   manifolds, a `k x k x m` or `k x 2 x m` array on spd and kendall),
+#'   `x` (the covariates as an `n x m` matrix), `data` (`Y` as given),
+#'   `fitted.values`, `residuals` (the tangent vectors
+#'   \eqn{Log_{\hat y_i}(y_i)} at the fitted points), `residual_norms`
+#'   (the geodesic distances \eqn{d(\hat y_i, y_i)}), `energy`,
+#'   `frechet_mean`, `frechet_energy` (\eqn{\frac{1}{2n}\sum_i d(\bar y, y_i)^2}),
+#'   `r_squared`, `n`, `m`, `iterations`, `grad_norm`, `converged` and
+#'   `call`. Methods: `print()`, `summary()`, `coef()` (a list with
+#'   `footpoint` and `shooting`), `fitted()`, `residuals()`, `predict()` and
+#'   `plot()`. On kendall, points are returned as preshapes (centred, unit
+#'   size) and fitted shapes along the geodesic are aligned with each other.
+#' @references Fletcher, P. T. (2011). Geodesic regression on Riemannian
+#'   manifolds. In *Proceedings of the Third International Workshop on
+#'   Mathematical Foundations of Computational Anatomy*, 75-86.
+#'
+#'   Kim, H. J., Adluru, N., Collins, M. D., Chung, M. K., Bendlin, B. B.,
+#'   Johnson, S. C., Davidson, R. J. and Singh, V. (2014). Multivariate
+#'   general linear models (MGLM) on Riemannian manifolds with applications
+#'   to statistical analysis of diffusion weighted images. *CVPR*, 2705-2712.
+#' @seealso [frechet_mean()], [predict.riemdp_geodesic_regression()],
+#'   [plot.riemdp_geodesic_regression()].
+#' @examples
+#' # Earthquake location against depth on the sphere
+#' S2 <- manifold_sphere(2)
+#' depth <- datasets::quakes$depth / 1000   # in 1000 km
+#' fit <- geodesic_regression(S2, depth, fiji_quakes)
+#' fit
+#' summary(fit)
+#' predict(fit, c(0.1, 0.4))
+#'
+#' # On euclidean space it is lm()
+#' E2 <- manifold_euclidean(2)
+#' Y <- cbind(a = cars$dist, b = cars$dist / 2 + rnorm(50))
+#' fit_e <- geodesic_regression(E2, cars$speed, Y)
+#' coef(fit_e)
+#' coef(lm(Y ~ cars$speed))
+#'
+#' # Covariance matrices against time
+#' P3 <- manifold_spd(3)
+#' time <- seq(0, 1, length.out = dim(eustock_cov)[3])
+#' fit_s <- geodesic_regression(P3, time, eustock_cov)
+#' fit_s$r_squared
+#' @export
+geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e-10) {
+  call <- sys.call()
+  check_manifold(M, call)
+  S <- as_points(M, Y, "Y", call)
+  if (S$n < 2L) abort("`Y` must hold at least 2 points", call)
+  X <- regression_covariates(x, S$n, call)
+  max_iter <- check_count(max_iter, "max_iter", 0, call)
+  tol <- check_positive(tol, "tol", call)
+  start <- if (is.null(init)) list(p = NULL, V = NULL) else regression_start(M, init, ncol(X), call)
+  r <- core_call(stat_geodesic_regression(M, S, X, initial_mean(M, S), start$p, start$V, max_iter, tol),
+                 call, "`Y`")
+  if (!r$converged && r$iterations >= max_iter)
+    warning(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %s); increase `max_iter` or `tol`",
+                    max_iter, format(r$grad_norm, digits = 3)), call. = FALSE)
+  n <- S$n
+  fit <- list(manifold = M,
+              footpoint = from_values(M, r$footpoint, 1L, TRUE, Y),
+              shooting = shooting_layout(M, r$shooting, colnames(X), Y),
+              x = X, data = Y,
+              fitted.values = columns_layout(M, r$fitted, n, Y),
+              residuals = columns_layout(M, r$residuals, n, Y),
+              residual_norms = r$residual_norms,
+              energy = r$energy,
+              frechet_mean = from_values(M, r$frechet_mean, 1L, TRUE, Y),
+              frechet_energy = r$frechet_energy,
+              r_squared = if (r$frechet_energy > 0) max(0, 1 - r$energy / r$frechet_energy) else NA_real_,
+              n = n, m = ncol(X),
+              iterations = r$iterations, grad_norm = r$grad_norm, converged = r$converged,
+              call = call)
+  structure(fit, class = c("riemdp_geodesic_regression", "riemdp_fit"))
+}
+
+# The covariates as an n x m double matrix with column names, checked.
+regression_covariates <- function(x, n, call, arg = "x") {
+  if (is.data.frame(x)) {
+    if (!all(vapply(x, is.numeric, logical(1))))
+      abort(sprintf("`%s` must be numeric: a data frame of covariates must have numeric columns only", arg), call)
+    x <- as.matrix(x)
+  }
+  if (!is.numeric(x) || (!is.null(dim(x)) && length(dim(x)) != 2L))
+    abort(sprintf("`%s` must be a numeric vector or a numeric matrix with one row per point", arg), call)
+  check_finite_numeric(x, arg, call)
+  X <- if (is.null(dim(x))) matrix(as.double(x), ncol = 1L, dimnames = list(NULL, arg)) else x
+  storage.mode(X) <- "double"
+  if (nrow(X) != n)
+    abort(sprintf("`%s` must hold one covariate value per point: it has %d %s but `Y` holds %d points",
+                  arg, nrow(X), if (is.null(dim(x))) "values" else "rows", n), call)
+  m <- ncol(X)
+  if (m < 1L) abort(sprintf("`%s` must hold at least one covariate", arg), call)
+  if (is.null(colnames(X))) colnames(X) <- if (m == 1L) arg else paste0(arg, seq_len(m))
+  rownames(X) <- NULL
+  constant <- which(apply(X, 2L, function(col) all(col == col[1L])))
+  if (length(constant))
+    abort(sprintf("`%s` must vary: %s constant, so the shooting vector is not identified",
+                  arg, if (m == 1L) "it is" else sprintf("column %d is", constant[1L])), call)
+  if (qr(cbind(1, scale(X)))$rank < m + 1L)
+    abort(sprintf("`%s`: the covariates are collinear (with the intercept); drop or combine columns", arg), call)
+  X
+}
+
+# A user's start list(footpoint, shooting) as the core's p (a vector) and V
+# (D x m).
+regression_start <- function(M, init, m, call) {
+  if (!is.list(init) || !all(c("footpoint", "shooting") %in% names(init)))
+    abort("`init` must be NULL or a list with elements `footpoint` and `shooting`", call)
+  P <- as_points(M, init$footpoint, "init$footpoint", call)
+  if (P$n != 1L) abort("`init$footpoint` must be a single point", call)
+  V <- as_tangents(M, P, init$shooting, "init$shooting", call)
+  if (V$n != m)
+    abort(sprintf("`init$shooting` must hold %d tangent vector%s (one per covariate); got %d",
+                  m, if (m == 1L) "" else "s", V$n), call)
+  list(p = P$x, V = set_columns(M, V))
+}
+
+# The points of a set as the columns of a D x n matrix.
+set_columns <- function(M, S) {
+  if (S$by_row) t(matrix(S$x, S$n, M$ambient)) else matrix(S$x, M$ambient, S$n)
+}
+
+# n points stored one per column (D x n) in the manifold's layout.
+columns_layout <- function(M, values, n, like = NULL) {
+  if (is.null(M$point_shape)) return(from_values(M, as.double(t(matrix(values, M$ambient, n))), n, FALSE, like))
+  from_values(M, as.double(values), n, FALSE, like)
+}
+
+# The shooting vectors (D x m) in the layout of coef(): one tangent vector,
+# or m of them named after the covariates.
+shooting_layout <- function(M, V, names, like = NULL) {
+  m <- ncol(V)
+  if (m == 1L) return(from_values(M, as.double(V), 1L, TRUE, like))
+  out <- columns_layout(M, V, m, like)
+  if (is.null(M$point_shape)) {
+    rownames(out) <- names
+  } else {
+    dn <- dimnames(out)
+    if (is.null(dn)) dn <- list(NULL, NULL, NULL)
+    dn[[3L]] <- names
+    dimnames(out) <- dn
+  }
+  out
+}
+
+# E(p, V) and its Riemannian gradients in the layouts of footpoint and
+# shooting (tests; see stat_regression_energy).
+regression_energy <- function(M, footpoint, shooting, x, Y) {
+  S <- as_points(M, Y, "Y")
+  X <- regression_covariates(x, S$n, NULL)
+  st <- regression_start(M, list(footpoint = footpoint, shooting = shooting), ncol(X), NULL)
+  r <- stat_regression_energy(M, S, X, st$p, st$V)
+  list(energy = r$energy, grad_footpoint = from_values(M, r$grad_p, 1L, TRUE, Y),
+       grad_shooting = shooting_layout(M, r$grad_V, colnames(X), Y))
+}
+
+#' Methods for geodesic regression fits
+#'
+#' `coef()` returns the footpoint and the shooting vector(s); `fitted()` the
+#' fitted points \eqn{\hat y_i = Exp_p(\sum_j x_{ij} v_j)}; `residuals()` the
+#' tangent residuals \eqn{Log_{\hat y_i}(y_i)} at the fitted points
+#' (`type = "tangent"`, in the manifold's layout) or their norms, the
+#' geodesic distances \eqn{d(\hat y_i, y_i)} (`type = "distance"`);
+#' `predict()` the points of the fitted geodesic at new covariate values;
+#' `summary()` Fletcher's \eqn{R^2}, the quantiles of the residual distances
+#' and the convergence of the fit.
+#'
+#' @param object,x A fit from [geodesic_regression()].
+#' @param newx New covariate values: a vector (one covariate) or a matrix
+#'   with one column per covariate. `NULL` gives the fitted values.
+#' @param type `"tangent"` or `"distance"`.
+#' @param digits Significant digits to print.
+#' @param ... Not used.
+#' @return `coef()`: a list with `footpoint` and `shooting`. `fitted()`,
+#'   `predict()`: points in the manifold's layout. `residuals()`: tangent
+#'   vectors in the manifold's layout, or a numeric vector.
+#' @examples
+#' S2 <- manifold_sphere(2)
+#' fit <- geodesic_regression(S2, datasets::quakes$depth / 1000, fiji_quakes)
+#' coef(fit)
+#' head(fitted(fit))
+#' summary(residuals(fit, type = "distance"))
+#' predict(fit, seq(0, 0.7, by = 0.1))
+#' @name geodesic_regression_methods
+NULL
+
+#' @rdname geodesic_regression_methods
+#' @export
+coef.riemdp_geodesic_regression <- function(object, ...) {
+  list(footpoint = object$footpoint, shooting = object$shooting)
+}
+
+#' @rdname geodesic_regression_methods
+#' @export
+fitted.riemdp_geodesic_regression <- function(object, ...) object$fitted.values
+
+#' @rdname geodesic_regression_methods
+#' @export
+residuals.riemdp_geodesic_regression <- function(object, type = c("tangent", "distance"), ...) {
+  type <- arg_match(type, c("tangent", "distance"), "type", sys.call())
+  if (type == "tangent") object$residuals else object$residual_norms
+}
+
+#' @rdname geodesic_regression_methods
+#' @export
+predict.riemdp_geodesic_regression <- function(object, newx = NULL, ...) {
+  call <- sys.call()
+  if (is.null(newx)) return(object$fitted.values)
+  M <- object$manifold
+  X <- if (is.null(dim(newx)) && object$m > 1L && length(newx) == object$m) matrix(newx, 1L) else newx
+  if (is.data.frame(X)) X <- as.matrix(X)
+  if (!is.numeric(X)) abort("`newx` must be numeric", call)
+  check_finite_numeric(X, "newx", call)
+  if (is.null(dim(X))) X <- matrix(X, ncol = 1L)
+  if (length(dim(X)) != 2L || ncol(X) != object$m)
+    abort(sprintf("`newx` must have %d column%s (one per covariate)", object$m, if (object$m == 1L) "" else "s"), call)
+  if (nrow(X) < 1L) abort("`newx` must hold at least one value", call)
+  storage.mode(X) <- "double"
+  P <- as_points(M, object$footpoint, "footpoint", call)
+  V <- set_columns(M, as_set(M, object$shooting, "shooting", call))
+  W <- list(x = as.double(V %*% t(X)), n = nrow(X), by_row = FALSE)
+  by_row <- is.null(M$point_shape)
+  out <- core_call(geom_exp(M, P, W, by_row), call, "`newx`")
+  from_values(M, out, nrow(X), FALSE, object$footpoint)
+}
+
+#' @rdname geodesic_regression_methods
+#' @export
+print.riemdp_geodesic_regression <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat(sprintf("Geodesic regression on %s: n = %d points, %d covariate%s\n", manifold_label(x$manifold),
+              x$n, x$m, if (x$m == 1L) "" else "s"))
+  cat(sprintf("%s after %d iteration%s (gradient norm %s); R^2 = %s\n",
+              if (x$converged) "Converged" else "Did NOT converge", x$iterations,
+              if (x$iterations == 1L) "" else "s", format(x$grad_norm, digits = 3),
+              format(x$r_squared, digits = digits)))
+  cat("Footpoint (the fit at x = 0):\n")
+  print(x$footpoint, digits = digits)
+  cat(if (x$m == 1L) "Shooting vector:\n" else "Shooting vectors:\n")
+  print(x$shooting, digits = digits)
+  invisible(x)
+}
+
+#' @rdname geodesic_regression_methods
+#' @export
+summary.riemdp_geodesic_regression <- function(object, ...) {
+  V <- as_set(object$manifold, object$shooting, "shooting")
+  P <- as_points(object$manifold, object$footpoint, "footpoint")
+  speeds <- geom_norm_at(object$manifold, P, V)
+  names(speeds) <- colnames(object$x)
+  structure(list(manifold = object$manifold, n = object$n, m = object$m, call = object$call,
+                 energy = object$energy, frechet_energy = object$frechet_energy,
+                 r_squared = object$r_squared, dist_quantiles = stats::quantile(object$residual_norms),
+                 speeds = speeds, x_range = apply(object$x, 2L, range),
+                 iterations = object$iterations, converged = object$converged, grad_norm = object$grad_norm,
+                 footpoint = object$footpoint, shooting = object$shooting),
+            class = "summary.riemdp_geodesic_regression")
+}
+
+# |v_j| at the footpoint.
+geom_norm_at <- function(M, P, V) sqrt(pmax(0, geom_inner(M, P, V, V)))
+
+#' @rdname geodesic_regression_methods
+#' @export
+print.summary.riemdp_geodesic_regression <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat("Call:\n")
+  print(x$call)
+  cat(sprintf("\nManifold: %s\n", manifold_description(x$manifold)))
+  cat(sprintf("Points: %d; covariates: %s\n", x$n, paste(names(x$speeds), collapse = ", ")))
+  cat(sprintf("Energy E = (1/2n) sum d(fitted, y)^2: %s (Fr\u00e9chet mean: %s)\n",
+              format(x$energy, digits = digits), format(x$frechet_energy, digits = digits)))
+  cat(sprintf("R^2 (Fletcher): %s\n", format(x$r_squared, digits = digits)))
+  cat("Quantiles of the residual geodesic distances:\n")
+  print(x$dist_quantiles, digits = digits)
+  cat("Speed |v| of the fitted geodesic per unit of each covariate (covariate range):\n")
+  for (j in seq_along(x$speeds))
+    cat(sprintf("  %s: %s  [%s, %s]\n", names(x$speeds)[j], format(x$speeds[j], digits = digits),
+                format(x$x_range[1L, j], digits = digits), format(x$x_range[2L, j], digits = digits)))
+  cat(sprintf("Gradient descent: %s, %d iterations, final gradient norm %s\n",
+              if (x$converged) "converged" else "not converged", x$iterations, format(x$grad_norm, digits = 3)))
+  cat("Footpoint (x = 0):\n")
+  print(x$footpoint, digits = digits)
+  invisible(x)
+}

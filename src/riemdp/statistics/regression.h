@@ -1,0 +1,267 @@
+// Geodesic regression (Fletcher 2011; paper 000 eq. 3-8; DESIGN §2), with
+// several covariates as multiple geodesic regression (Kim et al. 2014):
+// minimise E(p, V) = 1/(2n) sum_i dist(Exp_p(w_i), y_i)^2, w_i = sum_j x_ij v_j,
+// over the footpoint p and the shooting vectors v_j in T_p.
+#ifndef RIEMDP_STATISTICS_REGRESSION_H
+#define RIEMDP_STATISTICS_REGRESSION_H
+
+#include <algorithm>
+#include <limits>
+
+#include "../geometry/manifold.h"
+#include "../interrupt.h"
+#include "../parallel.h"
+#include "frechet.h"
+
+namespace riemdp {
+
+// The data of a regression: n points y_i (columns of Y) and an n x m matrix of
+// covariates.
+struct RegressionData {
+  const PointSet& Y;
+  const Mat& x;
+  int n() const { return static_cast<int>(Y.cols()); }
+  int m() const { return static_cast<int>(x.cols()); }
+};
+
+// A parameter (p, V): V holds the shooting vectors v_1..v_m as columns.
+struct RegressionParameter {
+  Vec p;
+  Mat V;
+};
+
+// The energy and its Riemannian gradients at a parameter, with the residuals
+// behind them (DESIGN §2): grad_p = -(1/n) sum_i adj_p(eps_i),
+// grad_V(:, j) = -(1/n) sum_i x_ij adj_w(eps_i).
+struct RegressionEvaluation {
+  double energy = 0.0;
+  Vec grad_p;
+  Mat grad_V;
+  Vec dist;             // |eps_i|
+  Mat fitted, residual;  // filled on request only
+};
+
+// Tangent vectors w_i = V x_i as the columns of a D x n matrix.
+inline Mat regression_shooting(const RegressionParameter& z, const Mat& x) { return z.V * x.transpose(); }
+
+// One evaluation; the pass over the data runs on two threads for large n
+// (every column depends on its own point only, so the result does not depend
+// on the number of threads). keep = true also fills fitted and residual.
+inline RegressionEvaluation regression_evaluate(const Manifold& M, const RegressionData& data,
+                                                const RegressionParameter& z, bool keep = false) {
+  const int D = M.ambient(), n = data.n();
+  const Mat W = regression_shooting(z, data.x);
+  RegressionEvaluation ev;
+  ev.dist.resize(n);
+  Mat adj_p(D, n), adj_w(D, n);
+  if (keep) {
+    ev.fitted.resize(D, n);
+    ev.residual.resize(D, n);
+  }
+  const int blocks = static_cast<double>(n) * D >= 2e4 ? 2 : 1;
+  const Eigen::Index chunk = std::max<Eigen::Index>(16, (Eigen::Index{1} << 14) / D);
+  parallel_blocks(blocks, [&](int t) {
+    const Eigen::Index begin = static_cast<Eigen::Index>(n) * t / blocks,
+                       end = static_cast<Eigen::Index>(n) * (t + 1) / blocks;
+    for (Eigen::Index b = begin; b < end; b += chunk) {
+      const Eigen::Index len = std::min(chunk, end - b);
+      const PointSet Ys(data.Y.data() + b * data.Y.outerStride(), D, len,
+                        Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(data.Y.outerStride(), data.Y.innerStride()));
+      const PointSet Ws(W.data() + b * D, D, len, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(D, 1));
+      Mat ap(D, len), aw(D, len), fit, res;
+      if (keep) {
+        fit.resize(D, len);
+        res.resize(D, len);
+      }
+      M.regression_residuals(z.p, Ws, Ys, ev.dist.segment(b, len), ap, aw, keep ? &fit : nullptr,
+                             keep ? &res : nullptr);
+      adj_p.middleCols(b, len) = ap;
+      adj_w.middleCols(b, len) = aw;
+      if (keep) {
+        ev.fitted.middleCols(b, len) = fit;
+        ev.residual.middleCols(b, len) = res;
+      }
+      check_interrupt(1);
+    }
+  });
+  const double inv_n = 1.0 / n;
+  ev.energy = 0.5 * inv_n * ev.dist.squaredNorm();
+  ev.grad_p = -inv_n * adj_p.rowwise().sum();
+  ev.grad_V = -inv_n * (adj_w * data.x);
+  // Remove the rounding off the tangent space.
+  Vec buf(D);
+  M.to_tangent(z.p, ev.grad_p, buf);
+  ev.grad_p = buf;
+  for (int j = 0; j < data.m(); ++j) {
+    M.to_tangent(z.p, ev.grad_V.col(j), buf);
+    ev.grad_V.col(j) = buf;
+  }
+  return ev;
+}
+
+// |(grad_p, grad_V)| in the product metric of T_p^(m+1).
+inline double regression_grad_norm(const Manifold& M, const RegressionParameter& z, const RegressionEvaluation& ev) {
+  double s = M.inner(z.p, ev.grad_p, ev.grad_p);
+  for (Eigen::Index j = 0; j < ev.grad_V.cols(); ++j) s += M.inner(z.p, ev.grad_V.col(j), ev.grad_V.col(j));
+  return std::sqrt(num::clamp0(s));
+}
+
+// The Gram matrix H = (1/n) sum_i (1, x_i)(1, x_i)^T of the design: the
+// Hessian of E on euclidean spaces (block (j, l) times the identity), whose
+// inverse preconditions the gradient (one step solves least squares exactly).
+inline Mat regression_design_gram(const Mat& x) {
+  const Eigen::Index n = x.rows(), m = x.cols();
+  Mat Z(n, m + 1);
+  Z.col(0).setOnes();
+  Z.rightCols(m) = x;
+  return (Z.transpose() * Z) / static_cast<double>(n);
+}
+
+// Start (DESIGN §2): the least-squares line in the tangent space at the
+// Frechet mean ybar, u_i = Log_ybar(y_i) ~ b_0 + sum_j x_ij b_j; then
+// p = Exp_ybar(b_0) and v_j = Gamma_{ybar -> p}(b_j).
+inline RegressionParameter regression_tangent_start(const Manifold& M, const RegressionData& data, CVecRef ybar) {
+  const int D = M.ambient(), n = data.n(), m = data.m();
+  Mat U(n, D);
+  Vec y(D), u(D);
+  for (int i = 0; i < n; ++i) {
+    check_interrupt();
+    y = data.Y.col(i);
+    M.log(ybar, y, u);
+    U.row(i) = u.transpose();
+  }
+  Mat Z(n, m + 1);
+  Z.col(0).setOnes();
+  Z.rightCols(m) = data.x;
+  const Mat B = Z.colPivHouseholderQr().solve(U);  // (m + 1) x D
+  RegressionParameter z;
+  z.p.resize(D);
+  const Vec b0 = B.row(0).transpose();
+  Vec b0t(D);
+  M.to_tangent(ybar, b0, b0t);
+  M.exp(ybar, b0t, z.p);
+  if (!z.p.allFinite()) throw domain_error("the tangent least-squares start cannot be represented in double precision");
+  M.project(z.p, z.p);
+  z.V.resize(D, m);
+  for (int j = 0; j < m; ++j) {
+    const Vec bj = B.row(j + 1).transpose();
+    M.to_tangent(ybar, bj, u);
+    M.transport(ybar, z.p, u, y);
+    M.to_tangent(z.p, y, u);
+    z.V.col(j) = u;
+  }
+  return z;
+}
+
+struct RegressionResult {
+  RegressionParameter z;
+  RegressionEvaluation ev;  // at z, with fitted values and residuals
+  int iterations = 0;
+  double grad_norm = 0.0;
+  bool converged = false;
+};
+
+// Rounding floor of the gradient norm (as frechet_gradient_floor, with the
+// covariates' scale: the shooting gradient sums x_i times residuals).
+inline double regression_gradient_floor(const Manifold& M, const RegressionParameter& z, double data_scale,
+                                        double energy, double x_scale) {
+  return 64.0 * std::numeric_limits<double>::epsilon() * std::max(M.rounding_scale(z.p), data_scale) *
+         (1.0 + std::sqrt(2.0 * energy)) * x_scale;
+}
+
+// Riemannian gradient descent on the tangent bundle, preconditioned by the
+// design's Gram matrix: direction (d_p, d_V) = -H^{-1} (grad_p, grad_V) (a
+// linear combination of vectors of T_p), step p' = Exp_p(t d_p),
+// v_j' = Gamma_{p->p'}(v_j + t d_vj), t = 1 halved until the Armijo condition
+// E' <= E - 1e-4 t <g, H^{-1} g> holds. Near the minimum, where that decrease
+// is lost in the rounding of E, a step is accepted when it reduces the
+// gradient norm (as in frechet_mean). Stops when |g| <= tol or at the
+// rounding floor, when no step makes progress (a stall), or after max_iter
+// steps; iterates are retracted onto the manifold and its tangent spaces.
+inline RegressionResult geodesic_regression(const Manifold& M, const RegressionData& data,
+                                            RegressionParameter z, int max_iter, double tol) {
+  const int D = M.ambient(), n = data.n(), m = data.m();
+  if (n < 2) throw domain_error("geodesic regression needs at least two points");
+  const Eigen::LDLT<Mat> H(regression_design_gram(data.x));
+  if (H.info() != Eigen::Success || !(H.vectorD().minCoeff() > 0.0))
+    throw domain_error("the covariates are collinear (their design matrix with an intercept is singular)");
+  double data_scale = 0.0;
+  for (int i = 0; i < n; ++i) data_scale += M.rounding_scale(data.Y.col(i));
+  data_scale /= n;
+  const double x_scale = 1.0 + data.x.cwiseAbs().maxCoeff();
+  const double max_step = std::isfinite(M.injectivity_radius()) ? 0.5 * M.injectivity_radius()
+                                                                 : std::numeric_limits<double>::infinity();
+  RegressionResult r;
+  M.project(z.p, z.p);
+  RegressionEvaluation ev = regression_evaluate(M, data, z);
+  double gnorm = regression_grad_norm(M, z, ev);
+  double floor = regression_gradient_floor(M, z, data_scale, ev.energy, x_scale);
+  bool stalled = false;
+  int it = 0;
+  Mat G(D, m + 1), Dir(D, m + 1);
+  RegressionParameter zn;
+  zn.p.resize(D);
+  zn.V.resize(D, m);
+  Vec step(D), buf(D);
+  while (gnorm > tol && gnorm > floor && it < max_iter) {
+    G.col(0) = ev.grad_p;
+    G.rightCols(m) = ev.grad_V;
+    Dir = -(H.solve(G.transpose())).transpose();  // d_k = -sum_l (H^-1)_kl g_l
+    double slope = 0.0;                           // <g, d> < 0
+    for (int k = 0; k <= m; ++k) slope += M.inner(z.p, G.col(k), Dir.col(k));
+    const double E_rounding =
+        std::max(16.0 * floor * std::sqrt(2.0 * ev.energy), 1e-12 * std::abs(ev.energy));
+    bool on_gradient = -slope <= E_rounding;
+    double t = 1.0;
+    const double dp_norm = M.norm(z.p, Dir.col(0));
+    if (dp_norm * t > max_step) t = max_step / dp_norm;
+    bool accepted = false;
+    for (int bt = 0; bt < 60; ++bt, t *= 0.5) {
+      check_interrupt(1);
+      step = t * Dir.col(0);
+      M.exp(z.p, step, zn.p);
+      if (!zn.p.allFinite()) continue;
+      M.project(zn.p, zn.p);
+      bool ok = true;
+      for (int j = 0; j < m && ok; ++j) {
+        step = z.V.col(j) + t * Dir.col(j + 1);
+        M.transport(z.p, zn.p, step, buf);
+        M.to_tangent(zn.p, buf, step);
+        ok = step.allFinite();
+        zn.V.col(j) = step;
+      }
+      if (!ok) continue;
+      RegressionEvaluation evn;
+      try {
+        evn = regression_evaluate(M, data, zn);
+      } catch (const domain_error&) {
+        continue;  // a fitted point not representable (a step too long): shorter
+      }
+      const double gnorm_n = regression_grad_norm(M, zn, evn);
+      if (!on_gradient && -1e-4 * t * slope <= E_rounding) on_gradient = true;
+      if (on_gradient ? gnorm_n < gnorm : evn.energy <= ev.energy + 1e-4 * t * slope) {
+        std::swap(z, zn);
+        ev = std::move(evn);
+        gnorm = gnorm_n;
+        floor = regression_gradient_floor(M, z, data_scale, ev.energy, x_scale);
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted) {
+      stalled = on_gradient;
+      break;
+    }
+    ++it;
+  }
+  r.iterations = it;
+  r.grad_norm = gnorm;
+  r.converged = gnorm <= tol || gnorm <= floor || (stalled && gnorm <= 16.0 * floor);
+  r.ev = regression_evaluate(M, data, z, true);
+  r.z = std::move(z);
+  return r;
+}
+
+}  // namespace riemdp
+
+#endif
