@@ -560,7 +560,8 @@ run_case <- function(label, M, G, x, Y_pr, Y_pkg, to_layout, rtangent,
                           G$transport(fit_pr$footpoint, du, fit_pr$shooting), x, Y_pr, rtangent)
   cat(sprintf("  plain R gradient vs central differences: max relative error %.2g\n", ge))
   t_pr <- time_median(function() pr_geodesic_regression(G, x, Y_pr), reps = reps_pr, t_first = t_pr1)
-  row <- list(case = label, t_pkg = NA_real_, t_pr = t_pr, t_gr = NA_real_,
+  t_eval_pr <- time_median(function() G$energy_grad(fit_pr$footpoint, fit_pr$shooting, x, Y_pr))
+  row <- list(case = label, t_pkg = NA_real_, t_pr = t_pr, t_gr = NA_real_, t_eval_pr = t_eval_pr,
               E_pkg = NA_real_, E_pr = fit_pr$energy, E_gr = NA_real_,
               it_pkg = NA_integer_, it_pr = fit_pr$iterations, it_gr = NA_integer_,
               grad_err = ge)
@@ -590,6 +591,7 @@ run_case <- function(label, M, G, x, Y_pr, Y_pkg, to_layout, rtangent,
     E_check <- energy_riemdp(M, fit$footpoint, fit$shooting, x, Y_pkg)
     cat(sprintf("  riemdp energy recomputed by regression_energy(): %.15g\n", E_check))
     row$t_pkg <- time_median(function() geodesic_regression(M, x, Y_pkg), reps = reps_pkg)
+    row$t_eval_pkg <- time_median(function() energy_riemdp(M, fit$footpoint, fit$shooting, x, Y_pkg))
     if (!is.null(geodregr)) {
       ## riemdp on the same centred x as GeodRegr (the same geodesics)
       row$t_pkg_c <- time_median(function() geodesic_regression(M, x - mean(x), Y_pkg), reps = reps_pkg)
@@ -632,10 +634,19 @@ fmt_e <- function(e) if (is.na(e)) "-" else sprintf("%.12g", e)
 tab <- do.call(rbind, lapply(results, function(r) data.frame(
   manifold = r$case,
   riemdp = fmt_ms(r$t_pkg),
+  "riemdp (x centred)" = fmt_ms(if (is.null(r$t_pkg_c)) NA_real_ else r$t_pkg_c),
   plain_R = fmt_ms(r$t_pr),
   GeodRegr = fmt_ms(r$t_gr),
   vs_plain_R = fmt_ratio(r$t_pr, r$t_pkg),
   vs_GeodRegr = fmt_ratio(r$t_gr, if (is.null(r$t_pkg_c)) r$t_pkg else r$t_pkg_c),
+  check.names = FALSE, stringsAsFactors = FALSE)))
+## one energy + gradient evaluation at the fit (riemdp: regression_energy(),
+## R-side checks included; plain R: the reference's energy_grad)
+evtab <- do.call(rbind, lapply(results, function(r) data.frame(
+  manifold = r$case,
+  riemdp = fmt_ms(if (is.null(r$t_eval_pkg)) NA_real_ else r$t_eval_pkg),
+  plain_R = fmt_ms(r$t_eval_pr),
+  ratio = fmt_ratio(r$t_eval_pr, if (is.null(r$t_eval_pkg)) NA_real_ else r$t_eval_pkg),
   stringsAsFactors = FALSE)))
 etab <- do.call(rbind, lapply(results, function(r) data.frame(
   manifold = r$case,
@@ -648,7 +659,7 @@ etab <- do.call(rbind, lapply(results, function(r) data.frame(
                        if (is.na(r$it_pkg)) "-" else r$it_pkg, r$it_pr,
                        if (is.na(r$it_gr)) "-" else r$it_gr),
   check.names = FALSE, stringsAsFactors = FALSE)))
-checks <- unlist(lapply(results, function(r) {
+checks <- unlist(unname(lapply(results, function(r) {
   out <- c()
   if (!is.na(r$E_pkg)) {
     out[paste(r$case, "riemdp vs plain R")] <- abs(r$E_pkg - r$E_pr) <= 1e-8 || r$E_pkg <= r$E_pr
@@ -658,10 +669,12 @@ checks <- unlist(lapply(results, function(r) {
       r$t_gr / (if (is.null(r$t_pkg_c)) r$t_pkg else r$t_pkg_c) >= 20
   }
   out
-}))
+})))
 
 cat("\nTimes (median elapsed per fit; GeodRegr on centred x, compared with riemdp on the same centred x):\n")
 print(tab, right = FALSE, row.names = FALSE)
+cat("\nOne energy + gradient evaluation at the fit (riemdp: riemdp:::regression_energy(), input checks included):\n")
+print(evtab, right = FALSE, row.names = FALSE)
 cat("\nEnergies E = 1/(2n) sum dist(yhat_i, y_i)^2 (GeodRegr's geodesic evaluated with riemdp's geometry),",
     "iterations riemdp / plain R / GeodRegr:\n")
 print(etab, right = FALSE, row.names = FALSE)
