@@ -22,7 +22,7 @@
 ## Its gradients are checked against central finite differences of its energy.
 ##
 ## GeodRegr is run where it is fastest: with x centred (it warns otherwise and
-## is several times slower). For one covariate, centring x reparametrises the
+## is slower). For one covariate, centring x reparametrises the
 ## same family of geodesics (footpoint at x = mean(x), same speed), so its fit
 ## is compared through the energy E = 1/(2n) sum dist(yhat_i, y_i)^2 of its
 ## fitted geodesic on the centred x, computed with riemdp's geometry.
@@ -31,7 +31,9 @@
 ##
 ## Every time is the median of several repetitions (fewer for the slow
 ## references); fast calls are repeated inside a repetition so that one
-## measurement lasts at least ~50 ms. Total runtime: about 1-3 minutes.
+## measurement lasts at least ~50 ms. Total runtime: about 30-60 seconds (most
+## of it GeodRegr's one fit on the sphere), plus GeodRegr's installation the
+## first time.
 
 suppressPackageStartupMessages(library(riemdp))
 options(width = 160)
@@ -477,9 +479,9 @@ for (i in seq_len(n_p)) {
 Yv_p <- t(matrix(Y_p, 9L))                         # n x 9, row i = vec(y_i)
 
 ## Kendall: shapes::rats (8 landmarks, 144 configurations), ages -> [0, 1]
+Sys.setenv(RGL_USE_NULL = "TRUE"); options(rgl.useNULL = TRUE)   # shapes loads rgl
 have_rats <- requireNamespace("shapes", quietly = TRUE)
 if (have_rats) {
-  Sys.setenv(RGL_USE_NULL = "TRUE"); options(rgl.useNULL = TRUE)
   rats_env <- new.env()
   utils::data("rats", package = "shapes", envir = rats_env)
   A_k <- rats_env$rats$x                            # 8 x 2 x 144
@@ -605,7 +607,7 @@ results$sphere <- run_case(
   "manifold_sphere(2), n = 10^4", S2, pr_sphere, x_s, Y_s, Y_s,
   to_layout = function(z) as.numeric(z), rtangent = rtangent_sphere,
   geodregr = if (geodregr_ok) function(xc) geodregr_fit("sphere", xc, t(Y_s)) else NULL,
-  reps_gr = 1L)
+  reps_pr = 7L, reps_gr = 1L)
 
 ## kendall
 if (have_rats) {
@@ -613,7 +615,7 @@ if (have_rats) {
     "manifold_kendall(8), shapes::rats, n = 144", K8, pr_kendall, x_k, Z_k, A_k,
     to_layout = function(z) cbind(Re(z), Im(z)), rtangent = rtangent_kendall,
     geodregr = if (geodregr_ok) function(xc) geodregr_fit("kendall", xc, t(Z_k)) else NULL,
-    reps_pr = 5L)
+    reps_pr = 7L, reps_gr = 3L)
 }
 
 ## spd
