@@ -104,7 +104,10 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
   check_manifold(M, call)
   S <- as_points(M, Y, "Y", call)
   if (S$n < 2L) abort("`Y` must hold at least 2 points", call)
-  X <- regression_covariates(x, S$n, call)
+  # a vector covariate is named after the argument, as lm() does (`x` otherwise)
+  x_name <- substitute(x)
+  x_name <- if (is.name(x_name) && nchar(as.character(x_name)) <= 30L) as.character(x_name) else "x"
+  X <- regression_covariates(x, S$n, call, name = x_name)
   max_iter <- check_count(max_iter, "max_iter", 0, call)
   tol <- check_positive(tol, "tol", call)
   start <- if (is.null(init)) list(p = NULL, V = NULL) else regression_start(M, init, ncol(X), call)
@@ -131,7 +134,7 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
               energy = r$energy,
               frechet_mean = from_values(M, r$frechet_mean, 1L, TRUE, Y),
               frechet_energy = r$frechet_energy,
-              r_squared = if (r$frechet_energy > 0) max(0, 1 - r$energy / r$frechet_energy) else NA_real_,
+              r_squared = if (r$frechet_energy > 0) 1 - r$energy / r$frechet_energy else NA_real_,
               n = n, m = ncol(X),
               iterations = r$iterations, grad_norm = r$grad_norm, converged = r$converged,
               call = call)
@@ -139,7 +142,7 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
 }
 
 # The covariates as an n x m double matrix with column names, checked.
-regression_covariates <- function(x, n, call, arg = "x") {
+regression_covariates <- function(x, n, call, arg = "x", name = arg) {
   if (is.data.frame(x)) {
     if (!all(vapply(x, is.numeric, logical(1))))
       abort(sprintf("`%s` must be numeric: a data frame of covariates must have numeric columns only", arg), call)
@@ -148,20 +151,20 @@ regression_covariates <- function(x, n, call, arg = "x") {
   if (!is.numeric(x) || (!is.null(dim(x)) && length(dim(x)) != 2L))
     abort(sprintf("`%s` must be a numeric vector or a numeric matrix with one row per point", arg), call)
   check_finite_numeric(x, arg, call)
-  X <- if (is.null(dim(x))) matrix(as.double(x), ncol = 1L, dimnames = list(NULL, arg)) else x
+  X <- if (is.null(dim(x))) matrix(as.double(x), ncol = 1L, dimnames = list(NULL, name)) else x
   storage.mode(X) <- "double"
   if (nrow(X) != n)
     abort(sprintf("`%s` must hold one covariate value per point: it has %d %s but `Y` holds %d points",
                   arg, nrow(X), if (is.null(dim(x))) "values" else "rows", n), call)
   m <- ncol(X)
   if (m < 1L) abort(sprintf("`%s` must hold at least one covariate", arg), call)
-  if (is.null(colnames(X))) colnames(X) <- if (m == 1L) arg else paste0(arg, seq_len(m))
+  if (is.null(colnames(X))) colnames(X) <- if (m == 1L) name else paste0(name, seq_len(m))
   rownames(X) <- NULL
   constant <- which(apply(X, 2L, function(col) all(col == col[1L])))
   if (length(constant))
     abort(sprintf("`%s` must vary: %s constant, so the shooting vector is not identified",
                   arg, if (m == 1L) "it is" else sprintf("column %d is", constant[1L])), call)
-  if (qr(cbind(1, scale(X)))$rank < m + 1L)
+  if (m > 1L && qr(cbind(1, scale(X)))$rank < m + 1L)  # one varying column is never collinear with 1
     abort(sprintf("`%s`: the covariates are collinear (with the intercept); drop or combine columns", arg), call)
   X
 }

@@ -81,6 +81,19 @@ inline double unit_chord_angle(double a2, double b2) {
   return a2 <= b2 ? t : num::pi - t;
 }
 
+// The adjoint Jacobi fields on the unit sphere (Sphere::adjoint_jacobi) for
+// |w| = L > 0 with sL = sin L, cL = cos L, expanded so that no temporary is
+// formed: with a = <eps, u>, u = -sin L p + cos L w/L the unit tangent at
+// the end, and the scaling c of the part orthogonal to the circle's plane,
+// a w/L + c (eps - a u) = c eps + a (1 - c cos L)/L w + c a sin L p.
+inline void sphere_adjoint(CVecRef p, CVecRef w, double L, double sL, double cL, CVecRef eps, VecRef adj_p,
+                           VecRef adj_w) {
+  const double a = cL * eps.dot(w) / L - sL * eps.dot(p);
+  const double c_p = cL, c_w = L < 1e-4 ? num::sinc(L) : sL / L;  // jacobi_scaling(1, L)
+  adj_p = c_p * eps + (a * (1.0 - c_p * cL) / L) * w + (c_p * a * sL) * p;
+  adj_w = c_w * eps + (a * (1.0 - c_w * cL) / L) * w + (c_w * a * sL) * p;
+}
+
 class Sphere : public Manifold {
  public:
   explicit Sphere(int d) : d_(d) {}
@@ -154,14 +167,34 @@ class Sphere : public Manifold {
       adj_w = eps;
       return;
     }
-    // Expanded (no temporaries: this runs once per point and evaluation):
-    // with a = <eps, u> and scaling c, a t + c (eps - a u) =
-    // c eps + a (1 - c cos L)/L w + c a sin L p.
-    const double sL = std::sin(L), cL = std::cos(L);
-    const double a = cL * eps.dot(w) / L - sL * eps.dot(p);
-    const JacobiScaling s = jacobi_scaling(1.0, L);
-    adj_p = s.footpoint * eps + (a * (1.0 - s.footpoint * cL) / L) * w + (s.footpoint * a * sL) * p;
-    adj_w = s.shooting * eps + (a * (1.0 - s.shooting * cL) / L) * w + (s.shooting * a * sL) * p;
+    sphere_adjoint(p, w, L, std::sin(L), std::cos(L), eps, adj_p, adj_w);
+  }
+
+  // The regression pass in one loop: one sine and cosine of |w_i| per point
+  // serve Exp, the Jacobi scalings (cos L, sin L / L) and the split of eps.
+  void regression_residuals(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
+                            Mat* yhat, Mat* eps) const override {
+    const int D = d_ + 1;
+    Vec w(D), fit(D), y(D), e(D);  // copies of the strided columns: no temporaries
+    for (Eigen::Index i = 0; i < Y.cols(); ++i) {
+      w = W.col(i);
+      const double L = w.norm();
+      if (!(L <= 1.0 / std::numeric_limits<double>::epsilon()))
+        throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on sphere");
+      const double sL = std::sin(L), cL = std::cos(L);
+      fit = cL * p + (L < 1e-4 ? num::sinc(L) : sL / L) * w;
+      y = Y.col(i);
+      unit_sphere_log(fit, y, e);
+      dist[i] = e.norm();
+      if (L == 0.0) {
+        adj_p.col(i) = e;
+        adj_w.col(i) = e;
+      } else {
+        sphere_adjoint(p, w, L, sL, cL, e, adj_p.col(i), adj_w.col(i));
+      }
+      if (yhat) yhat->col(i) = fit;
+      if (eps) eps->col(i) = e;
+    }
   }
 
   // Rotation taking e_0 to +-p applied to e_1..e_d (T_p = T_{-p}).

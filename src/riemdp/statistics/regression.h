@@ -196,7 +196,7 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
                                                                  : std::numeric_limits<double>::infinity();
   RegressionResult r;
   M.project(z.p, z.p);
-  RegressionEvaluation ev = regression_evaluate(M, data, z);
+  RegressionEvaluation ev = regression_evaluate(M, data, z, true);
   double gnorm = regression_grad_norm(M, z, ev);
   double floor = regression_gradient_floor(M, z, data_scale, ev.energy, x_scale);
   bool stalled = false;
@@ -241,7 +241,7 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
       if (!ok) continue;
       RegressionEvaluation evn;
       try {
-        evn = regression_evaluate(M, data, zn);
+        evn = regression_evaluate(M, data, zn, true);
       } catch (const domain_error&) {
         continue;  // a fitted point not representable (a step too long): shorter
       }
@@ -266,6 +266,7 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
   r.grad_norm = gnorm;
   r.converged = gnorm <= tol || gnorm <= floor || (stalled && gnorm <= 16.0 * floor);
   r.z = std::move(z);
+  r.ev = std::move(ev);
   return r;
 }
 
@@ -308,7 +309,8 @@ inline RegressionResult geodesic_regression(const Manifold& M, const RegressionD
   } else {
     r = regression_descent(M, data, start ? *start : regression_tangent_start(M, data, ybar), max_iter, tol);
   }
-  r.ev = regression_evaluate(M, data, r.z, true);
+  // r.ev (energy, fitted values, residuals) is the descent's last evaluation:
+  // the re-based geodesic is the same curve.
   return r;
 }
 
