@@ -62,7 +62,7 @@
 #'   \eqn{Log_{\hat y_i}(y_i)} at the fitted points), `residual_norms`
 #'   (the geodesic distances \eqn{d(\hat y_i, y_i)}), `energy`,
 #'   `frechet_mean`, `frechet_energy` (\eqn{\frac{1}{2n}\sum_i d(\bar y, y_i)^2}),
-#'   `r_squared`, `n`, `m`, `iterations`, `grad_norm`, `converged` and
+#'   `r_squared` (`NA` when the responses coincide), `n`, `m`, `iterations`, `grad_norm`, `converged` and
 #'   `call`. Methods: `print()`, `summary()`, `coef()` (a list with
 #'   `footpoint` and `shooting`), `fitted()`, `residuals()`, `predict()` and
 #'   `plot()`. On kendall, points are returned as preshapes (centred, unit
@@ -134,11 +134,18 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
               energy = r$energy,
               frechet_mean = from_values(M, r$frechet_mean, 1L, TRUE, Y),
               frechet_energy = r$frechet_energy,
-              r_squared = if (r$frechet_energy > 0) 1 - r$energy / r$frechet_energy else NA_real_,
+              r_squared = fletcher_r_squared(r$energy, r$frechet_energy),
               n = n, m = ncol(X),
               iterations = r$iterations, grad_norm = r$grad_norm, converged = r$converged,
               call = call)
   structure(fit, class = c("riemdp_geodesic_regression", "riemdp_fit"))
+}
+
+# Fletcher's R^2 = 1 - E / E_F; NA when the responses coincide to rounding
+# (root mean squared distance to their mean below 1e-10: E_F is then noise).
+fletcher_r_squared <- function(energy, frechet_energy) {
+  if (!(sqrt(2 * frechet_energy) > 1e-10)) return(NA_real_)
+  1 - energy / frechet_energy
 }
 
 # The covariates as an n x m double matrix with column names, checked.
