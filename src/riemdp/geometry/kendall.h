@@ -90,22 +90,21 @@ class Kendall : public Manifold {
 
   // The preshape sphere's great circle (horizontal geodesics stay horizontal).
   void geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) const override {
-    const double L = v.norm();
-    out = (-L * std::sin(s * L)) * p + std::cos(s * L) * v;
+    unit_sphere_geodesic_velocity(p, v, s, out);
   }
 
-  // Blocks: along v (flat), along i v (curvature 4), the rest (curvature 1).
+  // Blocks: along i v (curvature 4), then the sphere's (along v flat, the
+  // rest curvature 1).
   void regression_gauss_newton(CVecRef, CVecRef v, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp,
                                VecRef dv) const override {
     dp.setZero();
     dv.setZero();
     const double L = v.norm();
     if (L == 0.0) return gauss_newton_block(0.0, x).apply(gp, gv, dp, dv);
-    const Vec t = v / L, it = times_i(t);
-    const double ap = gp.dot(t), av = gv.dot(t), bp = gp.dot(it), bv = gv.dot(it);
-    gauss_newton_block(0.0, x).apply(ap * t, av * t, dp, dv);
+    const Vec it = times_i(v) / L;
+    const double bp = gp.dot(it), bv = gv.dot(it);
     gauss_newton_block(4.0 * L * L, x).apply(bp * it, bv * it, dp, dv);
-    gauss_newton_block(L * L, x).apply(gp - ap * t - bp * it, gv - av * t - bv * it, dp, dv);
+    unit_sphere_gauss_newton(v, x, gp - bp * it, gv - bv * it, dp, dv);
   }
 
   // Three curvature blocks along the horizontal geodesic from p with unit

@@ -81,6 +81,24 @@ inline double unit_chord_angle(double a2, double b2) {
   return a2 <= b2 ? t : num::pi - t;
 }
 
+// d/dt [cos(tL) p + sin(tL) v/L] = -L sin(sL) p + cos(sL) v at t = s, L = |v|
+// (unit sphere; shared with Kendall's horizontal geodesics).
+inline void unit_sphere_geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) {
+  const double L = v.norm();
+  out = (-L * std::sin(s * L)) * p + std::cos(s * L) * v;
+}
+
+// Adds the Gauss-Newton direction (Manifold::regression_gauss_newton) of the
+// unit sphere to (dp, dv): blocks along v (flat) and orthogonal to it
+// (curvature 1). Kendall removes its i v block (curvature 4) first.
+inline void unit_sphere_gauss_newton(CVecRef v, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp, VecRef dv) {
+  const double L = v.norm();
+  if (L == 0.0) return gauss_newton_block(0.0, x).apply(gp, gv, dp, dv);
+  const double ap = gp.dot(v) / L, av = gv.dot(v) / L;
+  gauss_newton_block(0.0, x).apply((ap / L) * v, (av / L) * v, dp, dv);
+  gauss_newton_block(L * L, x).apply(gp - (ap / L) * v, gv - (av / L) * v, dp, dv);
+}
+
 // The adjoint Jacobi fields on the unit sphere (Sphere::adjoint_jacobi) for
 // |w| = L > 0 with sL = sin L, cL = cos L, expanded so that no temporary is
 // formed: with a = <eps, u>, u = -sin L p + cos L w/L the unit tangent at
@@ -137,23 +155,15 @@ class Sphere : public Manifold {
     return z.norm();
   }
 
-  // d/dt [cos(tL) p + sin(tL) v/L] = -L sin(sL) p + cos(sL) v at t = s.
   void geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) const override {
-    const double L = v.norm();
-    out = (-L * std::sin(s * L)) * p + std::cos(s * L) * v;
+    unit_sphere_geodesic_velocity(p, v, s, out);
   }
 
-  // Blocks: along v (flat) and orthogonal to it (curvature 1).
   void regression_gauss_newton(CVecRef, CVecRef v, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp,
                                VecRef dv) const override {
     dp.setZero();
     dv.setZero();
-    const double L = v.norm();
-    if (L == 0.0) return gauss_newton_block(0.0, x).apply(gp, gv, dp, dv);
-    const Vec t = v / L;
-    const double ap = gp.dot(t), av = gv.dot(t);
-    gauss_newton_block(0.0, x).apply(ap * t, av * t, dp, dv);
-    gauss_newton_block(L * L, x).apply(gp - ap * t, gv - av * t, dp, dv);
+    unit_sphere_gauss_newton(v, x, gp, gv, dp, dv);
   }
 
   // Along the great circle from p with unit direction t = w/L: eps at its end
