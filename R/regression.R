@@ -108,6 +108,11 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
   max_iter <- check_count(max_iter, "max_iter", 0, call)
   tol <- check_positive(tol, "tol", call)
   start <- if (is.null(init)) list(p = NULL, V = NULL) else regression_start(M, init, ncol(X), call)
+  if (!is.null(init)) {
+    # The start's fitted points must exist: an error here is init's, not Y's.
+    W <- list(x = as.double(start$V %*% t(X)), n = S$n, by_row = FALSE)
+    core_call(geom_exp(M, start$P, W, is.null(M$point_shape)), call, "`init`")
+  }
   r <- core_call(stat_geodesic_regression(M, S, X, initial_mean(M, S), start$p, start$V, max_iter, tol),
                  call, "`Y`")
   if (!r$converged) {
@@ -177,7 +182,7 @@ regression_start <- function(M, init, m, call) {
   if (V$n != m)
     abort(sprintf("`init$shooting` must hold %d tangent vector%s (one per covariate); got %d",
                   m, if (m == 1L) "" else "s", V$n), call)
-  list(p = P$x, V = set_columns(M, V))
+  list(p = P$x, V = set_columns(M, V), P = P)
 }
 
 # The points of a set as the columns of a D x n matrix.
@@ -232,7 +237,10 @@ regression_energy <- function(M, footpoint, shooting, x, Y) {
 #'
 #' @param object,x A fit from [geodesic_regression()].
 #' @param newx New covariate values: a vector (one covariate) or a matrix
-#'   with one column per covariate. `NULL` gives the fitted values.
+#'   (or data frame) with one column per covariate; with several covariates,
+#'   named columns (or a named vector of one value per covariate) are matched
+#'   to the covariates by name, unnamed ones are taken in order. `NULL` gives
+#'   the fitted values.
 #' @param type `"tangent"` or `"distance"`.
 #' @param digits Significant digits to print.
 #' @param ... Not used.
@@ -272,8 +280,10 @@ predict.riemdp_geodesic_regression <- function(object, newx = NULL, ...) {
   call <- sys.call()
   if (is.null(newx)) return(object$fitted.values)
   M <- object$manifold
-  X <- if (is.null(dim(newx)) && object$m > 1L && length(newx) == object$m) matrix(newx, 1L) else newx
+  X <- if (is.null(dim(newx)) && object$m > 1L && length(newx) == object$m)
+    matrix(newx, 1L, dimnames = list(NULL, names(newx))) else newx
   if (is.data.frame(X)) X <- as.matrix(X)
+  X <- match_covariate_names(X, colnames(object$x), call)
   if (!is.numeric(X)) abort("`newx` must be numeric", call)
   check_finite_numeric(X, "newx", call)
   if (is.null(dim(X))) X <- matrix(X, ncol = 1L)
@@ -287,6 +297,17 @@ predict.riemdp_geodesic_regression <- function(object, newx = NULL, ...) {
   by_row <- is.null(M$point_shape)
   out <- core_call(geom_exp(M, P, W, by_row), call, "`newx`")
   from_values(M, out, nrow(X), FALSE, object$footpoint)
+}
+
+# With several covariates, named columns of newx are matched to the fit's
+# covariates by name (as predict.lm does); unnamed columns are taken in order.
+match_covariate_names <- function(X, covariates, call) {
+  given <- colnames(X)
+  if (length(covariates) < 2L || is.null(given) || all(given == "") || identical(given, covariates)) return(X)
+  if (length(given) != length(covariates) || anyDuplicated(given) || !setequal(given, covariates))
+    abort(sprintf("`newx` has columns %s, but the covariates of the fit are %s; name the columns so, or unname them to use them in order",
+                  paste0("\"", given, "\"", collapse = ", "), paste0("\"", covariates, "\"", collapse = ", ")), call)
+  X[, match(covariates, given), drop = FALSE]
 }
 
 #' @rdname geodesic_regression_methods
