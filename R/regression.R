@@ -238,9 +238,9 @@ regression_energy <- function(M, footpoint, shooting, x, Y) {
 #' @param object,x A fit from [geodesic_regression()].
 #' @param newx New covariate values: a vector (one covariate) or a matrix
 #'   (or data frame) with one column per covariate; with several covariates,
-#'   named columns (or a named vector of one value per covariate) are matched
-#'   to the covariates by name, unnamed ones are taken in order. `NULL` gives
-#'   the fitted values.
+#'   columns (or the elements of a vector of one value per covariate) named
+#'   after the covariates are matched to them by name, columns with other
+#'   names or none are taken in order. `NULL` gives the fitted values.
 #' @param type `"tangent"` or `"distance"`.
 #' @param digits Significant digits to print.
 #' @param ... Not used.
@@ -299,11 +299,12 @@ predict.riemdp_geodesic_regression <- function(object, newx = NULL, ...) {
   from_values(M, out, nrow(X), FALSE, object$footpoint)
 }
 
-# With several covariates, named columns of newx are matched to the fit's
-# covariates by name (as predict.lm does); unnamed columns are taken in order.
+# With several covariates, columns of newx named after the fit's covariates
+# are matched to them by name (as predict.lm does); columns with other names
+# or none are taken in order; a mixture is an error.
 match_covariate_names <- function(X, covariates, call) {
   given <- colnames(X)
-  if (length(covariates) < 2L || is.null(given) || all(given == "") || identical(given, covariates)) return(X)
+  if (length(covariates) < 2L || !any(given %in% covariates) || identical(given, covariates)) return(X)
   if (length(given) != length(covariates) || anyDuplicated(given) || !setequal(given, covariates))
     abort(sprintf("`newx` has columns %s, but the covariates of the fit are %s; name the columns so, or unname them to use them in order",
                   paste0("\"", given, "\"", collapse = ", "), paste0("\"", covariates, "\"", collapse = ", ")), call)
