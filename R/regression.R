@@ -51,7 +51,10 @@
 #'   [coef()]'s `shooting`). By default the tangent least-squares line.
 #' @param max_iter Maximum number of descent steps.
 #' @param tol Tolerance on the norm of the gradient
-#'   \eqn{(\|\nabla_p E\|^2 + \sum_j \|\nabla_{v_j} E\|^2)^{1/2}}.
+#'   \eqn{(\|\nabla_p E\|^2 + \sum_j \|\nabla_{v_j} E\|^2)^{1/2}}, with the
+#'   covariates rescaled by powers of 2 to unit size (an exact
+#'   reparametrisation, so that the stopping rule does not depend on the
+#'   covariates' units).
 #' @return An object of class `c("riemdp_geodesic_regression", "riemdp_fit")`:
 #'   a list with `manifold`, `footpoint` (a point), `shooting` (one tangent
 #'   vector at the footpoint in the manifold's layout; with `m > 1`
@@ -113,8 +116,15 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
     W <- list(x = as.double(start$V %*% t(X)), n = S$n, by_row = FALSE)
     core_call(geom_exp(M, start$P, W, is.null(M$point_shape)), call, "`init`")
   }
-  r <- core_call(stat_geodesic_regression(M, S, X, initial_mean(M, S), start$p, start$V, max_iter, tol),
+  # The core fits the covariates rescaled by powers of 2 (exact; v_j scales
+  # inversely): its least-squares start and stopping rule are not invariant
+  # to the covariates' units (a spread of 1e-16 gave v = 0 at iteration 0).
+  k <- covariate_exponents(X)
+  if (!is.null(start$V)) start$V <- times_pow2(start$V, rep(-k, each = nrow(start$V)))
+  r <- core_call(stat_geodesic_regression(M, S, times_pow2(X, rep(k, each = nrow(X))), initial_mean(M, S),
+                                          start$p, start$V, max_iter, tol),
                  call, "`Y`")
+  r$shooting <- times_pow2(r$shooting, rep(k, each = nrow(r$shooting)))
   if (!r$converged) {
     if (r$iterations >= max_iter)
       warning(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %s); increase `max_iter` or `tol`",
@@ -166,9 +176,25 @@ regression_covariates <- function(x, n, call, arg = "x") {
   if (length(constant))
     abort(sprintf("`%s` must vary: %s constant, so the shooting vector is not identified",
                   arg, if (m == 1L) "it is" else sprintf("column %d is", constant[1L])), call)
-  if (qr(cbind(1, scale(X)))$rank < m + 1L)
+  # (on the covariates rescaled to unit size: scale() overflows or underflows
+  # on covariates near 1e300 or 1e-200)
+  if (m > 1L && qr(cbind(1, scale(times_pow2(X, rep(covariate_exponents(X), each = n)))))$rank < m + 1L)
     abort(sprintf("`%s`: the covariates are collinear (with the intercept); drop or combine columns", arg), call)
   X
+}
+
+# Exponents k_j such that the covariate columns x_j 2^k_j have unit size:
+# half-range in [1/2, 1) for one covariate (the core centres it), largest
+# |x_ij| in [1/2, 1) for several (the model is not shift invariant).
+covariate_exponents <- function(X) {
+  size <- if (ncol(X) == 1L) max(X) / 2 - min(X) / 2 else apply(abs(X), 2L, max)
+  -(floor(log2(size)) + 1)
+}
+
+# x 2^k, exactly (two factors: 2^k alone overflows for |k| > 1023).
+times_pow2 <- function(x, k) {
+  h <- trunc(k / 2)
+  x * 2^h * 2^(k - h)
 }
 
 # A user's start list(footpoint, shooting) as the core's p (a vector) and V
