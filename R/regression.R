@@ -51,7 +51,10 @@
 #'   [coef()]'s `shooting`). By default the tangent least-squares line.
 #' @param max_iter Maximum number of descent steps.
 #' @param tol Tolerance on the norm of the gradient
-#'   \eqn{(\|\nabla_p E\|^2 + \sum_j \|\nabla_{v_j} E\|^2)^{1/2}}.
+#'   \eqn{(\|\nabla_p E\|^2 + \sum_j \|\nabla_{v_j} E\|^2)^{1/2}}, with the
+#'   covariates rescaled by powers of 2 to unit size (an exact
+#'   reparametrisation, so that the stopping rule does not depend on the
+#'   covariates' units).
 #' @return An object of class `c("riemdp_geodesic_regression", "riemdp_fit")`:
 #'   a list with `manifold`, `footpoint` (a point), `shooting` (one tangent
 #'   vector at the footpoint in the manifold's layout; with `m > 1`
@@ -111,8 +114,20 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
   max_iter <- check_count(max_iter, "max_iter", 0, call)
   tol <- check_positive(tol, "tol", call)
   start <- if (is.null(init)) list(p = NULL, V = NULL) else regression_start(M, init, ncol(X), call)
-  r <- core_call(stat_geodesic_regression(M, S, X, initial_mean(M, S), start$p, start$V, max_iter, tol),
+  if (!is.null(init)) {
+    # The start's fitted points must exist: an error here is init's, not Y's.
+    W <- list(x = as.double(start$V %*% t(X)), n = S$n, by_row = FALSE)
+    core_call(geom_exp(M, start$P, W, is.null(M$point_shape)), call, "`init`")
+  }
+  # The core fits the covariates rescaled by powers of 2 (exact; v_j scales
+  # inversely): its least-squares start and stopping rule are not invariant
+  # to the covariates' units (a spread of 1e-16 gave v = 0 at iteration 0).
+  k <- covariate_exponents(X)
+  if (!is.null(start$V)) start$V <- times_pow2(start$V, rep(-k, each = nrow(start$V)))
+  r <- core_call(stat_geodesic_regression(M, S, times_pow2(X, rep(k, each = nrow(X))), initial_mean(M, S),
+                                          start$p, start$V, max_iter, tol),
                  call, "`Y`")
+  r$shooting <- times_pow2(r$shooting, rep(k, each = nrow(r$shooting)))
   if (!r$converged) {
     if (r$iterations >= max_iter)
       warning(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %s); increase `max_iter` or `tol`",
@@ -171,9 +186,25 @@ regression_covariates <- function(x, n, call, arg = "x", name = arg) {
   if (length(constant))
     abort(sprintf("`%s` must vary: %s constant, so the shooting vector is not identified",
                   arg, if (m == 1L) "it is" else sprintf("column %d is", constant[1L])), call)
-  if (m > 1L && qr(cbind(1, scale(X)))$rank < m + 1L)  # one varying column is never collinear with 1
+  # (on the covariates rescaled to unit size: scale() overflows or underflows
+  # on covariates near 1e300 or 1e-200)
+  if (m > 1L && qr(cbind(1, scale(times_pow2(X, rep(covariate_exponents(X), each = n)))))$rank < m + 1L)
     abort(sprintf("`%s`: the covariates are collinear (with the intercept); drop or combine columns", arg), call)
   X
+}
+
+# Exponents k_j such that the covariate columns x_j 2^k_j have unit size:
+# half-range in [1/2, 1) for one covariate (the core centres it), largest
+# |x_ij| in [1/2, 1) for several (the model is not shift invariant).
+covariate_exponents <- function(X) {
+  size <- if (ncol(X) == 1L) max(X) / 2 - min(X) / 2 else apply(abs(X), 2L, max)
+  -(floor(log2(size)) + 1)
+}
+
+# x 2^k, exactly (two factors: 2^k alone overflows for |k| > 1023).
+times_pow2 <- function(x, k) {
+  h <- trunc(k / 2)
+  x * 2^h * 2^(k - h)
 }
 
 # A user's start list(footpoint, shooting) as the core's p (a vector) and V
@@ -187,7 +218,7 @@ regression_start <- function(M, init, m, call) {
   if (V$n != m)
     abort(sprintf("`init$shooting` must hold %d tangent vector%s (one per covariate); got %d",
                   m, if (m == 1L) "" else "s", V$n), call)
-  list(p = P$x, V = set_columns(M, V))
+  list(p = P$x, V = set_columns(M, V), P = P)
 }
 
 # The points of a set as the columns of a D x n matrix.
@@ -242,7 +273,10 @@ regression_energy <- function(M, footpoint, shooting, x, Y) {
 #'
 #' @param object,x A fit from [geodesic_regression()].
 #' @param newx New covariate values: a vector (one covariate) or a matrix
-#'   with one column per covariate. `NULL` gives the fitted values.
+#'   (or data frame) with one column per covariate; with several covariates,
+#'   columns (or the elements of a vector of one value per covariate) named
+#'   after the covariates are matched to them by name, columns with other
+#'   names or none are taken in order. `NULL` gives the fitted values.
 #' @param type `"tangent"` or `"distance"`.
 #' @param digits Significant digits to print.
 #' @param ... Not used.
@@ -282,8 +316,10 @@ predict.riemdp_geodesic_regression <- function(object, newx = NULL, ...) {
   call <- sys.call()
   if (is.null(newx)) return(object$fitted.values)
   M <- object$manifold
-  X <- if (is.null(dim(newx)) && object$m > 1L && length(newx) == object$m) matrix(newx, 1L) else newx
+  X <- if (is.null(dim(newx)) && object$m > 1L && length(newx) == object$m)
+    matrix(newx, 1L, dimnames = list(NULL, names(newx))) else newx
   if (is.data.frame(X)) X <- as.matrix(X)
+  X <- match_covariate_names(X, colnames(object$x), call)
   if (!is.numeric(X)) abort("`newx` must be numeric", call)
   check_finite_numeric(X, "newx", call)
   if (is.null(dim(X))) X <- matrix(X, ncol = 1L)
@@ -297,6 +333,18 @@ predict.riemdp_geodesic_regression <- function(object, newx = NULL, ...) {
   by_row <- is.null(M$point_shape)
   out <- core_call(geom_exp(M, P, W, by_row), call, "`newx`")
   from_values(M, out, nrow(X), FALSE, object$footpoint)
+}
+
+# With several covariates, columns of newx named after the fit's covariates
+# are matched to them by name (as predict.lm does); columns with other names
+# or none are taken in order; a mixture is an error.
+match_covariate_names <- function(X, covariates, call) {
+  given <- colnames(X)
+  if (length(covariates) < 2L || !any(given %in% covariates) || identical(given, covariates)) return(X)
+  if (length(given) != length(covariates) || anyDuplicated(given) || !setequal(given, covariates))
+    abort(sprintf("`newx` has columns %s, but the covariates of the fit are %s; name the columns so, or unname them to use them in order",
+                  paste0("\"", given, "\"", collapse = ", "), paste0("\"", covariates, "\"", collapse = ", ")), call)
+  X[, match(covariates, given), drop = FALSE]
 }
 
 #' @rdname geodesic_regression_methods
