@@ -128,6 +128,19 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
                                           start$p, start$V, max_iter, tol),
                  call, "`Y`")
   r$shooting <- times_pow2(r$shooting, rep(k, each = nrow(r$shooting)))
+  if (!is.finite(r$energy) || !is.finite(r$frechet_energy) || !all(is.finite(r$residual_norms)))
+    abort("`Y`: the squared geodesic distances of the fit overflow double precision; rescale the data", call)
+  if (!r$frechet_converged)
+    warning("the Fr\u00e9chet mean behind R^2 did not converge in 1000 iterations; R^2 is approximate", call. = FALSE)
+  if (ncol(X) == 1L && M$type != "euclidean") {
+    offset <- abs(mean(X)) * sqrt(sum(geom_inner(M, list(x = r$footpoint, n = 1L, by_row = TRUE),
+                                                 list(x = as.double(r$shooting), n = 1L, by_row = TRUE),
+                                                 list(x = as.double(r$shooting), n = 1L, by_row = TRUE))))
+    if (offset > 1e6)
+      warning(sprintf(paste("the footpoint (x = 0) lies %s along the fitted geodesic from the data's mean covariate:",
+                            "it and predict() carry rounding errors of about %s; centre `x`"),
+                      format(offset, digits = 3), format(offset * .Machine$double.eps, digits = 2)), call. = FALSE)
+  }
   if (!r$converged) {
     if (r$iterations >= max_iter)
       warning(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %s); increase `max_iter` or `tol`",

@@ -55,7 +55,7 @@ Rcpp::List stat_geodesic_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMat
   Vec x0(D);
   I.get(0, x0);
   return interruptible([&] {
-    const FrechetResult mean = frechet_mean(*m, S.points, x0, 1000, tol);
+    const FrechetResult mean = frechet_mean(*m, S.points, x0, 1000, 1e-10);  // frechet_mean()'s default tol
     RegressionParameter start;
     if (p.isNotNull()) start = regression_parameter(*m, Rcpp::NumericVector(p.get()), Rcpp::NumericMatrix(V.get()));
     const RegressionResult r =
@@ -66,7 +66,7 @@ Rcpp::List stat_geodesic_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMat
         Rcpp::Named("iterations") = r.iterations, Rcpp::Named("converged") = r.converged,
         Rcpp::Named("fitted") = as_r(r.ev.fitted), Rcpp::Named("residuals") = as_r(r.ev.residual),
         Rcpp::Named("residual_norms") = as_r(r.ev.dist), Rcpp::Named("frechet_mean") = as_r(mean.mean),
-        Rcpp::Named("frechet_energy") = mean.cost);
+        Rcpp::Named("frechet_energy") = mean.cost, Rcpp::Named("frechet_converged") = mean.converged);
   });
 }
 

@@ -206,7 +206,10 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
   zn.p.resize(D);
   zn.V.resize(D, m);
   Vec step(D), buf(D);
-  while (gnorm > tol && gnorm > floor && it < max_iter) {
+  // As in frechet_mean, the floor is a bound, often pessimistic (an
+  // ill-conditioned spd footpoint): it does not stop a descent that still
+  // reduces the gradient norm; it decides convergence after a stall.
+  while (gnorm > tol && it < max_iter) {
     G.col(0) = ev.grad_p;
     G.rightCols(m) = ev.grad_V;
     if (m == 1) {  // Gauss-Newton (curvature-aware; on euclidean the same as H)
@@ -220,11 +223,12 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
     const double E_rounding =
         std::max(16.0 * floor * std::sqrt(2.0 * ev.energy), 1e-12 * std::abs(ev.energy));
     bool on_gradient = -slope <= E_rounding;
+    const int max_bt = on_gradient || gnorm <= floor ? 12 : 60;
     double t = 1.0;
     const double dp_norm = M.norm(z.p, Dir.col(0));
     if (dp_norm * t > max_step) t = max_step / dp_norm;
     bool accepted = false;
-    for (int bt = 0; bt < 60; ++bt, t *= 0.5) {
+    for (int bt = 0; bt < max_bt; ++bt, t *= 0.5) {
       check_interrupt(1);
       step = t * Dir.col(0);
       M.exp(z.p, step, zn.p);
