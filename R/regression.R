@@ -143,8 +143,10 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
   }
   if (!r$converged) {
     if (r$iterations >= max_iter)
-      warning(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %s); increase `max_iter` or `tol`",
-                      max_iter, format(r$grad_norm, digits = 3)), call. = FALSE)
+      warning(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %s); increase `max_iter` or `tol`%s",
+                      max_iter, format(r$grad_norm, digits = 3),
+                      if (ncol(X) > 1L) ", or centre the covariates (the descent is slow when they are far from 0)" else ""),
+              call. = FALSE)
     else
       warning(sprintf(paste("geodesic_regression() stopped after %d iterations without converging: no step reduces the",
                             "energy any more at gradient norm %s (rounding: data far from the origin or ill-conditioned);",
