@@ -109,6 +109,10 @@ geom_representative <- function(M, p, q, by_row) {
     .Call(`_riemdp_geom_representative`, M, p, q, by_row)
 }
 
+samp_mh_regression <- function(M, Y, x, sigma, tau, center, radius, tau_m, block, A, p0, V0, p_ref, V_ref, n, control) {
+    .Call(`_riemdp_samp_mh_regression`, M, Y, x, sigma, tau, center, radius, tau_m, block, A, p0, V0, p_ref, V_ref, n, control)
+}
+
 stat_frechet_mean <- function(M, X, init, max_iter, tol) {
     .Call(`_riemdp_stat_frechet_mean`, M, X, init, max_iter, tol)
 }
@@ -117,7 +121,11 @@ stat_geodesic_regression <- function(M, Y, x, mean_init, p, V, max_iter, tol) {
     .Call(`_riemdp_stat_geodesic_regression`, M, Y, x, mean_init, p, V, max_iter, tol)
 }
 
-stat_regression_energy <- function(M, Y, x, p, V) {
-    .Call(`_riemdp_stat_regression_energy`, M, Y, x, p, V)
+stat_regression_energy <- function(M, Y, x, p, V, tau) {
+    .Call(`_riemdp_stat_regression_energy`, M, Y, x, p, V, tau)
+}
+
+stat_regression_rebase <- function(M, p, V, s) {
+    .Call(`_riemdp_stat_regression_rebase`, M, p, V, s)
 }
 

@@ -264,13 +264,14 @@ shooting_layout <- function(M, V, names, like = NULL) {
   out
 }
 
-# E(p, V) and its Riemannian gradients in the layouts of footpoint and
+# E(p, V) (Huber-type with residuals clipped to norm tau; least squares when
+# tau = Inf) and its Riemannian gradients in the layouts of footpoint and
 # shooting (tests; see stat_regression_energy).
-regression_energy <- function(M, footpoint, shooting, x, Y) {
+regression_energy <- function(M, footpoint, shooting, x, Y, tau = Inf) {
   S <- as_points(M, Y, "Y")
   X <- regression_covariates(x, S$n, NULL)
   st <- regression_start(M, list(footpoint = footpoint, shooting = shooting), ncol(X), NULL)
-  r <- stat_regression_energy(M, S, X, st$p, st$V)
+  r <- stat_regression_energy(M, S, X, st$p, st$V, tau)
   list(energy = r$energy, grad_footpoint = from_values(M, r$grad_p, 1L, TRUE, Y),
        grad_shooting = shooting_layout(M, r$grad_V, colnames(X), Y))
 }

@@ -193,21 +193,21 @@ footprint_max_iter <- 1000L
 
 # The data of a release, validated with errors that carry no data values (no
 # index, no coordinate); the layout error states only the public size.
-release_points <- function(M, X, call) {
+release_points <- function(M, X, call, arg = "X") {
   data_free_report <- function(prob, set, what, call) {
     if (is.null(prob)) return(invisible(NULL))
-    abort(sprintf("`X` must hold finite points of %s (within tolerance %g); some do not. Find them with riem_check(M, X), which names the first one",
-                  manifold_label(M), riemdp_tol()), call)
+    abort(sprintf("`%s` must hold finite points of %s (within tolerance %g); some do not. Find them with riem_check(M, %s), which names the first one",
+                  arg, manifold_label(M), riemdp_tol(), arg), call)
   }
-  as_points(M, X, "X", call, report = data_free_report)
+  as_points(M, X, arg, call, report = data_free_report)
 }
 
 # The call of a release, with data arguments that are not plain names (as
 # under do.call() or lapply()) replaced by their argument name, so that the
 # release never holds the data.
-call_without_data <- function(call, args) {
+call_without_data <- function(call, args, fun = "dp_frechet_mean") {
   # under do.call(f, ...) the function itself stands in the call
-  if (!is.name(call[[1L]]) && !is.call(call[[1L]])) call[[1L]] <- as.name("dp_frechet_mean")
+  if (!is.name(call[[1L]]) && !is.call(call[[1L]])) call[[1L]] <- as.name(fun)
   for (a in intersect(args, names(call)))
     if (!is.name(call[[a]])) call[[a]] <- as.name(a)
   call

@@ -376,6 +376,32 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// samp_mh_regression
+Rcpp::List samp_mh_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, double sigma, double tau, Rcpp::NumericVector center, double radius, double tau_m, std::string block, Rcpp::NumericMatrix A, Rcpp::NumericVector p0, Rcpp::NumericMatrix V0, Rcpp::Nullable<Rcpp::NumericVector> p_ref, Rcpp::Nullable<Rcpp::NumericMatrix> V_ref, int n, Rcpp::List control);
+RcppExport SEXP _riemdp_samp_mh_regression(SEXP MSEXP, SEXP YSEXP, SEXP xSEXP, SEXP sigmaSEXP, SEXP tauSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP tau_mSEXP, SEXP blockSEXP, SEXP ASEXP, SEXP p0SEXP, SEXP V0SEXP, SEXP p_refSEXP, SEXP V_refSEXP, SEXP nSEXP, SEXP controlSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< double >::type tau_m(tau_mSEXP);
+    Rcpp::traits::input_parameter< std::string >::type block(blockSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type A(ASEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type p0(p0SEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type V0(V0SEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericVector> >::type p_ref(p_refSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type V_ref(V_refSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type control(controlSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_mh_regression(M, Y, x, sigma, tau, center, radius, tau_m, block, A, p0, V0, p_ref, V_ref, n, control));
+    return rcpp_result_gen;
+END_RCPP
+}
 // stat_frechet_mean
 Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol);
 RcppExport SEXP _riemdp_stat_frechet_mean(SEXP MSEXP, SEXP XSEXP, SEXP initSEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
@@ -408,8 +434,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // stat_regression_energy
-Rcpp::List stat_regression_energy(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::NumericVector p, Rcpp::NumericMatrix V);
-RcppExport SEXP _riemdp_stat_regression_energy(SEXP MSEXP, SEXP YSEXP, SEXP xSEXP, SEXP pSEXP, SEXP VSEXP) {
+Rcpp::List stat_regression_energy(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::NumericVector p, Rcpp::NumericMatrix V, double tau);
+RcppExport SEXP _riemdp_stat_regression_energy(SEXP MSEXP, SEXP YSEXP, SEXP xSEXP, SEXP pSEXP, SEXP VSEXP, SEXP tauSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
@@ -417,7 +443,21 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type p(pSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type V(VSEXP);
-    rcpp_result_gen = Rcpp::wrap(stat_regression_energy(M, Y, x, p, V));
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    rcpp_result_gen = Rcpp::wrap(stat_regression_energy(M, Y, x, p, V, tau));
+    return rcpp_result_gen;
+END_RCPP
+}
+// stat_regression_rebase
+Rcpp::List stat_regression_rebase(Rcpp::List M, Rcpp::NumericVector p, Rcpp::NumericMatrix V, double s);
+RcppExport SEXP _riemdp_stat_regression_rebase(SEXP MSEXP, SEXP pSEXP, SEXP VSEXP, SEXP sSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type p(pSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type V(VSEXP);
+    Rcpp::traits::input_parameter< double >::type s(sSEXP);
+    rcpp_result_gen = Rcpp::wrap(stat_regression_rebase(M, p, V, s));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -450,9 +490,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_priv_spd_laplace_sigma_max", (DL_FUNC) &_riemdp_priv_spd_laplace_sigma_max, 1},
     {"_riemdp_priv_clip_to_ball", (DL_FUNC) &_riemdp_priv_clip_to_ball, 5},
     {"_riemdp_geom_representative", (DL_FUNC) &_riemdp_geom_representative, 4},
+    {"_riemdp_samp_mh_regression", (DL_FUNC) &_riemdp_samp_mh_regression, 16},
     {"_riemdp_stat_frechet_mean", (DL_FUNC) &_riemdp_stat_frechet_mean, 5},
     {"_riemdp_stat_geodesic_regression", (DL_FUNC) &_riemdp_stat_geodesic_regression, 8},
-    {"_riemdp_stat_regression_energy", (DL_FUNC) &_riemdp_stat_regression_energy, 5},
+    {"_riemdp_stat_regression_energy", (DL_FUNC) &_riemdp_stat_regression_energy, 6},
+    {"_riemdp_stat_regression_rebase", (DL_FUNC) &_riemdp_stat_regression_rebase, 4},
     {NULL, NULL, 0}
 };
 

@@ -281,3 +281,75 @@ Rcpp::NumericVector geom_representative(Rcpp::List M, Rcpp::List p, Rcpp::List q
                      Set(q, D));
   });
 }
+
+namespace {
+
+RegressionParameter regression_parameter_from(int D, const Rcpp::NumericVector& p, const Rcpp::NumericMatrix& V) {
+  RegressionParameter z;
+  z.p = Eigen::Map<const Vec>(p.begin(), D);
+  z.V = Eigen::Map<const Mat>(V.begin(), D, V.ncol());
+  return z;
+}
+
+}  // namespace
+
+// The K-norm gradient mechanism of geodesic regression (privacy/regression_kng.h)
+// by Metropolis-Hastings on the tangent bundle (sampling/mh_bundle.h), from the
+// public start (p0, V0) with the public proposal mixing matrix A. x is n x m,
+// already mapped to [0, 1]. block: "joint",
+// "footpoint" (paper 000 App. A step 1: the shooting vectors are
+// Gamma_{p_ref -> p}(V_ref), not sampled) or "shooting" (step 2: p fixed at p0).
+// Returns the n kept states (footpoints n x D or D x n by layout; shooting
+// vectors D x m x n), the log-density trace, the acceptance rate and the step.
+// [[Rcpp::export]]
+Rcpp::List samp_mh_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, double sigma, double tau,
+                              Rcpp::NumericVector center, double radius, double tau_m, std::string block,
+                              Rcpp::NumericMatrix A, Rcpp::NumericVector p0, Rcpp::NumericMatrix V0,
+                              Rcpp::Nullable<Rcpp::NumericVector> p_ref, Rcpp::Nullable<Rcpp::NumericMatrix> V_ref,
+                              int n, Rcpp::List control) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set S(Y, D);
+  const Mat X = Eigen::Map<const Mat>(x.begin(), x.nrow(), x.ncol());
+  const RegressionData data{S.points, X};
+  const int mm = static_cast<int>(X.cols());
+  RegressionDomain domain{Eigen::Map<const Vec>(center.begin(), D), radius, tau_m};
+  const KNGBlock kind = block == "joint" ? KNGBlock::joint : block == "footpoint" ? KNGBlock::footpoint
+                                                                                 : KNGBlock::shooting;
+  KNGRegressionTarget target{*m, data, sigma, tau, domain, kind};
+  RegressionParameter ref;
+  if (kind == KNGBlock::footpoint) ref = regression_parameter_from(D, Rcpp::NumericVector(p_ref.get()),
+                                                                   Rcpp::NumericMatrix(V_ref.get()));
+  // Step 1 of the paper's scheme: v = Gamma_{p_ref -> p}(v_ref) at every p.
+  auto carried = [&](const RegressionParameter& z) {
+    RegressionParameter c{z.p, Mat(D, mm)};
+    Vec buf(D), out(D);
+    for (int j = 0; j < mm; ++j) {
+      buf = ref.V.col(j);
+      m->transport(ref.p, z.p, buf, out);
+      c.V.col(j) = out;
+    }
+    return c;
+  };
+  auto log_f = [&](const RegressionParameter& z) { return kind == KNGBlock::footpoint ? target(carried(z)) : target(z); };
+  Xoshiro256pp rng = rng_from_r();
+  const bool by_row = true;
+  Writer P(n, D, by_row);
+  Rcpp::NumericVector V_out(static_cast<R_xlen_t>(D) * mm * n), trace(n);
+  const MHResult r = interruptible([&] {
+    return metropolis_hastings_bundle(
+        *m, log_f, regression_parameter_from(D, p0, V0), Eigen::Map<const Mat>(A.begin(), A.nrow(), A.ncol()), n,
+        mh_settings(control), rng,
+        [&](int i, const RegressionParameter& z, double lf) {
+          const RegressionParameter c = kind == KNGBlock::footpoint ? carried(z) : z;
+          P.put(i, c.p);
+          std::copy(c.V.data(), c.V.data() + static_cast<R_xlen_t>(D) * mm, V_out.begin() + static_cast<R_xlen_t>(i) * D * mm);
+          trace[i] = lf;
+        },
+        kind != KNGBlock::shooting);
+  });
+  return Rcpp::List::create(Rcpp::Named("footpoints") = P.out, Rcpp::Named("shooting") = V_out,
+                            Rcpp::Named("trace") = trace, Rcpp::Named("step") = r.step,
+                            Rcpp::Named("acceptance") = r.proposed > 0 ? static_cast<double>(r.accepted) / r.proposed
+                                                                        : NA_REAL);
+}

@@ -70,18 +70,27 @@ Rcpp::List stat_geodesic_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMat
   });
 }
 
-// E(p, V) and its Riemannian gradients (tests; the private regression's
-// targets build on the same evaluation).
+// E(p, V) and its Riemannian gradients, residuals clipped to norm tau (the
+// Huber-type loss; least squares when tau = Inf); tests and benchmarks.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List stat_regression_energy(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::NumericVector p,
-                                  Rcpp::NumericMatrix V) {
+                                  Rcpp::NumericMatrix V, double tau) {
   auto m = make_manifold(M);
   const int D = m->ambient();
   Set S(Y, D);
   const Mat X = Eigen::Map<const Mat>(x.begin(), x.nrow(), x.ncol());
   const RegressionData data{S.points, X};
   const RegressionParameter z = regression_parameter(*m, p, V);
-  const RegressionEvaluation ev = interruptible([&] { return regression_evaluate(*m, data, z); });
+  const RegressionEvaluation ev = interruptible([&] { return regression_evaluate(*m, data, z, false, tau); });
   return Rcpp::List::create(Rcpp::Named("energy") = ev.energy, Rcpp::Named("grad_p") = as_r(ev.grad_p),
                             Rcpp::Named("grad_V") = as_r(ev.grad_V));
+}
+
+// The geodesic x -> Exp_p(x v) re-based at x = s: list(footpoint, shooting).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List stat_regression_rebase(Rcpp::List M, Rcpp::NumericVector p, Rcpp::NumericMatrix V, double s) {
+  auto m = make_manifold(M);
+  const RegressionParameter z = regression_parameter(*m, p, V);
+  const RegressionParameter r = regression_rebase(*m, z, s);
+  return Rcpp::List::create(Rcpp::Named("footpoint") = as_r(r.p), Rcpp::Named("shooting") = as_r(r.V));
 }

@@ -21,5 +21,7 @@
 #include "privacy/sensitivity.h"
 #include "privacy/targets.h"
 #include "privacy/ball.h"
+#include "sampling/mh_bundle.h"
+#include "privacy/regression_kng.h"
 
 #endif

@@ -159,6 +159,17 @@ class Manifold {
   virtual void regression_gauss_newton(CVecRef p, CVecRef v, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp,
                                        VecRef dv) const = 0;
 
+  // Log_p(q), except at the cut locus of p, where every direction is
+  // minimising: there the first tangent basis direction times dist(p, q)
+  // (the residual of a regression, which private releases clip to norm tau).
+  void cut_locus_safe_log(CVecRef p, CVecRef q, VecRef out) const {
+    try {
+      log(p, q, out);
+    } catch (const domain_error&) {
+      out = dist(p, q) * tangent_basis(p).col(0);
+    }
+  }
+
   // One pass of the regression model over the data: for each column i,
   // yhat_i = Exp_p(W_i), eps_i = Log_{yhat_i}(y_i) (on quotient spaces with
   // y_i aligned to yhat_i), dist_i = |eps_i|, and the adjoint Jacobi fields of
@@ -174,7 +185,7 @@ class Manifold {
       exp(p, w, fit);
       if (!fit.allFinite())
         throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on " + name());
-      log(fit, y, e);
+      cut_locus_safe_log(fit, y, e);
       dist[i] = norm(fit, e);
       adjoint_jacobi(p, w, fit, e, ap, aw);
       adj_p.col(i) = ap;

@@ -194,7 +194,7 @@ class Sphere : public Manifold {
       const double sL = std::sin(L), cL = std::cos(L);
       fit = cL * p + (L < 1e-4 ? num::sinc(L) : sL / L) * w;
       y = Y.col(i);
-      unit_sphere_log(fit, y, e);
+      cut_locus_safe_log(fit, y, e);
       dist[i] = e.norm();
       if (L == 0.0) {
         adj_p.col(i) = e;

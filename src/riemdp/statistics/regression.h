@@ -44,11 +44,21 @@ struct RegressionEvaluation {
 // Tangent vectors w_i = V x_i as the columns of a D x n matrix.
 inline Mat regression_shooting(const RegressionParameter& z, const Mat& x) { return z.V * x.transpose(); }
 
-// One evaluation; the pass over the data runs on two threads for large n
-// (every column depends on its own point only, so the result does not depend
-// on the number of threads). keep = true also fills fitted and residual.
+// The Huber-type loss of residual norm d with clip tau (DESIGN §5):
+// rho(d) = d^2/2 for d <= tau, tau d - tau^2/2 beyond; its gradient is the
+// least-squares one with the residual scaled by min(1, tau/d) (clipped to
+// norm tau). tau = Inf is least squares.
+inline double huber_loss(double d, double tau) { return d <= tau ? 0.5 * d * d : tau * d - 0.5 * tau * tau; }
+inline double huber_weight(double d, double tau) { return d <= tau ? 1.0 : tau / d; }
+
+// One evaluation of E = (1/n) sum_i rho(|eps_i|) and its gradient, with
+// rho the Huber-type loss of clip tau (least squares when tau = Inf); the
+// pass over the data runs on two threads for large n (every column depends
+// on its own point only, so the result does not depend on the number of
+// threads). keep = true also fills fitted and residual.
 inline RegressionEvaluation regression_evaluate(const Manifold& M, const RegressionData& data,
-                                                const RegressionParameter& z, bool keep = false) {
+                                                const RegressionParameter& z, bool keep = false,
+                                                double tau = std::numeric_limits<double>::infinity()) {
   const int D = M.ambient(), n = data.n();
   const Mat W = regression_shooting(z, data.x);
   RegressionEvaluation ev;
@@ -85,7 +95,18 @@ inline RegressionEvaluation regression_evaluate(const Manifold& M, const Regress
     }
   });
   const double inv_n = 1.0 / n;
-  ev.energy = 0.5 * inv_n * ev.dist.squaredNorm();
+  if (std::isfinite(tau)) {
+    double loss = 0.0;
+    for (int i = 0; i < n; ++i) {
+      loss += huber_loss(ev.dist[i], tau);
+      const double w = huber_weight(ev.dist[i], tau);
+      adj_p.col(i) *= w;
+      adj_w.col(i) *= w;
+    }
+    ev.energy = inv_n * loss;
+  } else {
+    ev.energy = 0.5 * inv_n * ev.dist.squaredNorm();
+  }
   ev.grad_p = -inv_n * adj_p.rowwise().sum();
   ev.grad_V = -inv_n * (adj_w * data.x);
   // Remove the rounding off the tangent space.

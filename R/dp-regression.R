@@ -1,0 +1,549 @@
+#' Differentially private geodesic regression
+#'
+#' Releases a geodesic regression fit \eqn{x \mapsto Exp_p(x v)} under
+#' \eqn{\epsilon}-differential privacy with the K-norm gradient (KNG)
+#' mechanism on the whole parameter \eqn{(p, v)} (design notes §5): one draw
+#' from the density
+#' \deqn{f(p, v) \propto \exp\left(-\|\nabla E_\tau(p, v; D)\| / \sigma\right),
+#' \qquad \|\nabla E_\tau\|^2 = \|\nabla_p E_\tau\|_p^2 + \|\nabla_v E_\tau\|_p^2,}
+#' with respect to the Riemannian volume of \eqn{M} times Lebesgue measure on
+#' each tangent space, on the public domain \eqn{d(c, p) \le} `radius`,
+#' \eqn{|v|_p \le} `tau_m`. The gradient is that of geodesic regression
+#' ([geodesic_regression()]) with the covariate mapped from the public
+#' `x_range` to \eqn{[0, 1]} and each residual clipped to norm `tau`.
+#'
+#' **Privacy.** Replacing one data point changes one term of the clipped
+#' gradient at every \eqn{(p, v)} of the domain, by at most
+#' \eqn{\Delta = (\Delta_p^2 + \Delta_v^2)^{1/2}} from
+#' [sensitivity_geodesic_regression()] (public `n`, `tau`, `tau_m`); the
+#' normalising constant of the density depends on the data, so
+#' \eqn{\sigma = 2\Delta/\epsilon} (Reimherr & Awan 2019), and the whole
+#' release spends \eqn{\epsilon}. Everything else is public: the domain, the
+#' covariate range, the clip. Covariates outside `x_range` are an error, and
+#' so are responses that are not points of `M`; the errors carry no data
+#' values. The draw is the state of a Metropolis-Hastings chain on the tangent
+#' bundle ([mcmc_control()]), proposing \eqn{p' = Exp_p(\xi)},
+#' \eqn{v' = \Gamma_{p \to p'}(v + \zeta)} with isotropic Gaussian
+#' \eqn{\xi, \zeta} (a symmetric proposal for that base measure), started at
+#' the public point \eqn{(c, 0)}, never at the non-private fit; the release
+#' carries the guarantee of the exact law to the extent that the chain has
+#' converged. The returned object holds the private parameter and public
+#' parameters only; chain diagnostics (acceptance rate, adapted step, log
+#' density trace) depend on the data and are returned only with
+#' `diagnostics = TRUE`, outside the guarantee.
+#'
+#' **What it estimates.** A KNG with residuals clipped to norm \eqn{\tau} is
+#' the KNG of the Huber-type loss \eqn{\rho_\tau(d) = d^2/2} for
+#' \eqn{d \le \tau} and \eqn{\tau d - \tau^2/2} beyond: the release
+#' concentrates, as \eqn{n} grows, on the Huber geodesic fit, which is the
+#' least-squares fit of [geodesic_regression()] when every residual is below
+#' \eqn{\tau}.
+#'
+#' **Paper 000's scheme.** `scheme = "paper"` runs the two-step release of
+#' paper 000 App. A, for reproducing its experiments only: the footpoint from
+#' \eqn{\exp(-\|\nabla_p E(p, \Gamma_{\hat p \to p}\hat v)\|/\sigma_p)}, with
+#' \eqn{(\hat p, \hat v)} the non-private least-squares fit, then the shooting
+#' vector in the tangent space of the private footpoint from
+#' \eqn{\exp(-\|\nabla_v E(\tilde p, v)\|/\sigma_v)}, with
+#' \eqn{\epsilon_p = } `split`\eqn{\cdot\epsilon},
+#' \eqn{\epsilon_v = \epsilon - \epsilon_p} and \eqn{\sigma = \Delta/\epsilon}
+#' per step as the paper has it (with the package's correct
+#' \eqn{\Delta_p, \Delta_v}). It is **not** differentially private: the
+#' footpoint step's bound holds for a fixed shooting vector, but \eqn{\hat v}
+#' moves with the data (on \eqn{R^1} with \eqn{n = 20} the step is at best
+#' about \eqn{3.2\epsilon_p}-DP), and \eqn{\sigma = \Delta/\epsilon} ignores
+#' the data-dependent normalising constant. Its printed statement says so.
+#'
+#' @inheritParams geodesic_regression
+#' @param x The covariate: a numeric vector with one value per point, inside
+#'   `x_range`.
+#' @param Y The responses: points of `M` in its layout.
+#' @param epsilon Privacy budget \eqn{\epsilon > 0} (the total, for both
+#'   schemes).
+#' @param tau Public clip of the residual norms, \eqn{\tau > 0}.
+#' @param tau_m Public bound on the length of the shooting vector per unit
+#'   of the mapped covariate (i.e. across the whole `x_range`): the domain is
+#'   \eqn{|v| \le} `tau_m`.
+#' @param x_range Public range of the covariate, `c(lower, upper)`; it is
+#'   mapped to \eqn{[0, 1]}.
+#' @param center,radius The public ball that holds the footpoint of the
+#'   mapped covariate, the fit at `x_range[1]`; `radius` at most the
+#'   injectivity radius (\eqn{\pi} on the sphere, \eqn{\pi/2} on Kendall's
+#'   space).
+#' @param scheme `"joint"` (the package's release) or `"paper"`.
+#' @param split The share of `epsilon` spent on the footpoint by
+#'   `scheme = "paper"`.
+#' @param bound The sensitivity bound, as in
+#'   [sensitivity_geodesic_regression()].
+#' @param control Settings of the Metropolis-Hastings chain
+#'   ([mcmc_control()]): the draw is the state after `burn_in + n_iter`
+#'   iterations; `step` is the footpoint's step (the shooting vector's is
+#'   twice that), by default \eqn{\min(\sigma, radius/2)}.
+#' @param diagnostics If `TRUE`, the release also holds the chain's
+#'   diagnostics (acceptance rate, adapted step, effective sample size of the
+#'   log density over the kept iterations): they depend on the data beyond
+#'   the guarantee, so use them on public or simulated data to tune `control`.
+#' @return An object of class `c("riemdp_regression_release", "riemdp_release")`:
+#'   `footpoint` and `shooting` (the private geodesic, parametrised as in
+#'   [geodesic_regression()]: the point at \eqn{x = 0} and the velocity per
+#'   unit of \eqn{x}), `footpoint_range` and `shooting_range` (the same
+#'   geodesic at \eqn{x = } `x_range[1]`, per unit of the mapped covariate:
+#'   the sampled parameter), `manifold`, `scheme`, `guarantee`, `epsilon`,
+#'   `split`, `sigma`, `sensitivity` (`c(footpoint, shooting, joint)`),
+#'   `bound`, `tau`, `tau_m`, `x_range`, `center`, `radius`, `n`, `sampler`,
+#'   `control`, `diagnostics` and `call`. Methods: `print()`, `summary()`,
+#'   `coef()`, `predict()`, `plot()`.
+#' @references Kulkarni, C. and Soto, C. Differentially private geodesic and
+#'   linear regression (paper 000 of the package's sources); Reimherr, M. and
+#'   Awan, J. (2019). KNG: the K-norm gradient mechanism. *NeurIPS*.
+#' @seealso [sensitivity_geodesic_regression()], [dp_linear_regression()],
+#'   [geodesic_regression()].
+#' @examples
+#' S2 <- manifold_sphere(2)
+#' set.seed(1)
+#' x <- runif(50)
+#' truth <- riem_geodesic(S2, c(0, 0, 1), c(0.3, 0.2, 0), x)
+#' Y <- riem_project(S2, truth + matrix(rnorm(150, sd = 0.02), 50))
+#' rel <- dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.1, tau_m = 1,
+#'                               x_range = c(0, 1), center = c(0, 0, 1), radius = 0.5,
+#'                               control = mcmc_control(n_iter = 500, burn_in = 500))
+#' rel
+#' predict(rel, c(0, 0.5, 1))
+#' @export
+dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center, radius,
+                                   scheme = c("joint", "paper"), split = 0.5, bound = c("poster", "jacobi"),
+                                   control = mcmc_control(), diagnostics = FALSE) {
+  call <- call_without_data(match.call(), c("x", "Y"), "dp_geodesic_regression")
+  check_manifold(M, call)
+  scheme <- arg_match(scheme, c("joint", "paper"), "scheme", call)
+  bound <- arg_match(bound, c("poster", "jacobi"), "bound", call)
+  check_control(control, call)
+  if (!is.logical(diagnostics) || length(diagnostics) != 1L || is.na(diagnostics))
+    abort("`diagnostics` must be TRUE or FALSE", call)
+  for (a in c("epsilon", "tau", "tau_m", "x_range", "center", "radius"))
+    if (eval(call("missing", as.name(a)))) abort(sprintf("`%s` is required: a public parameter of the release", a), call)
+  epsilon <- check_positive(epsilon, "epsilon", call)
+  tau <- check_positive(tau, "tau", call)
+  tau_m <- check_positive(tau_m, "tau_m", call)
+  split <- check_split(split, call)
+  x_range <- check_range(x_range, "x_range", call)
+  C <- as_points(M, center, "center", call)
+  if (C$n != 1L) abort("`center` must be a single point", call)
+  radius <- check_positive(radius, "radius", call)
+  if (!(radius <= M$inj))
+    abort(sprintf("`radius` = %s must be at most the injectivity radius %s of %s", format(radius), format(M$inj, digits = 6),
+                  manifold_label(M)), call)
+  if (M$type %in% c("spd", "hyperbolic")) check_ball_resolved(M, C, radius + tau_m, call)
+  S <- release_points(M, Y, call, "Y")
+  n <- S$n
+  U <- map_to_unit(x, x_range, n, "x", call)
+  sens <- regression_sensitivity(M, n, tau, tau_m, bound, m = 1L, call = call)
+  ctl <- control
+  ctl$thin <- control$n_iter  # a release is the state after burn_in + n_iter iterations
+  zero <- matrix(0, M$ambient, 1L)
+  by_row <- is.null(M$point_shape)
+  if (scheme == "joint") {
+    sigma <- 2 * sens[["joint"]] / epsilon
+    if (!is.finite(sigma)) abort(sprintf("`epsilon` = %s is too small: sigma = 2 Delta / epsilon overflows", format(epsilon)), call)
+    if (is.null(ctl$step)) ctl$step <- min(sigma, radius / 4, tau_m / 8)
+    # The data enter only here, through the mechanism's target.
+    res <- core_call(samp_mh_regression(M, S, U, sigma, tau, C$x, radius, tau_m, "joint", proposal_mixing(1L), C$x,
+                                        zero, NULL, NULL, 1L, mcmc_settings(ctl)), call)
+    chains <- list(joint = res)
+  } else {
+    sigma <- c(footpoint = sens[["footpoint"]] / (split * epsilon),
+               shooting = sens[["shooting"]] / ((1 - split) * epsilon))
+    if (!all(is.finite(sigma))) abort(sprintf("`epsilon` = %s is too small: sigma overflows", format(epsilon)), call)
+    # Paper 000 App. A: the non-private fit (the scheme's hole), then two chains.
+    fit <- core_call(stat_geodesic_regression(M, S, U, initial_mean(M, S), NULL, NULL, 1000L, 1e-10), call)
+    c1 <- ctl
+    if (is.null(c1$step)) c1$step <- min(sigma[["footpoint"]], radius / 2)
+    res1 <- core_call(samp_mh_regression(M, S, U, sigma[["footpoint"]], tau, C$x, radius, tau_m, "footpoint", diag(2),
+                                         C$x, zero, fit$footpoint, fit$shooting, 1L, mcmc_settings(c1)), call)
+    p_private <- as.double(res1$footpoints)
+    c2 <- ctl
+    if (is.null(c2$step)) c2$step <- min(sigma[["shooting"]], tau_m / 2)
+    res2 <- core_call(samp_mh_regression(M, S, U, sigma[["shooting"]], tau, C$x, radius, tau_m, "shooting", diag(2),
+                                         p_private, zero, NULL, NULL, 1L, mcmc_settings(c2)), call)
+    res <- res2
+    chains <- list(footpoint = res1, shooting = res2)
+    rm(fit)
+  }
+  p_range <- as.double(res$footpoints)
+  v_range <- matrix(res$shooting, M$ambient, 1L)
+  # Post-processing: the same geodesic at x = 0, per unit of x.
+  w <- x_range[2] - x_range[1]
+  at0 <- core_call(stat_regression_rebase(M, p_range, v_range, -x_range[1] / w), call)
+  diag_out <- if (diagnostics) lapply(chains, function(r) list(acceptance = r$acceptance, step = r$step)) else NULL
+  structure(list(footpoint = from_values(M, at0$footpoint, 1L, TRUE, center),
+                 shooting = from_values(M, as.double(at0$shooting) / w, 1L, TRUE, center),
+                 footpoint_range = from_values(M, p_range, 1L, TRUE, center),
+                 shooting_range = from_values(M, as.double(v_range), 1L, TRUE, center),
+                 manifold = M, scheme = scheme,
+                 guarantee = if (scheme == "joint") "epsilon-DP" else "none (paper 000 App. A scheme)",
+                 epsilon = epsilon, split = if (scheme == "paper") split else NA_real_, sigma = sigma,
+                 sensitivity = sens, bound = bound, tau = tau, tau_m = tau_m, x_range = x_range,
+                 center = from_values(M, C$x, 1L, TRUE, center), radius = radius, n = n, sampler = "mh",
+                 control = unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
+                 diagnostics = diag_out, call = call),
+            class = c("riemdp_regression_release", "riemdp_release"))
+}
+
+# The public preconditioner of the chain on (p, v_1..v_m): near its mode the
+# KNG density is about exp(-|H (theta - theta_hat)| / sigma), H the Gram
+# matrix of the design (1, u_i), so theta has covariance ~ sigma^2 H^-2; the
+# proposal mixes its isotropic tangent Gaussians by A = H^-1 for the public
+# design u ~ U[0, 1]^m: H = E[(1, u)(1, u)^T] (1 on the diagonal for the
+# intercept, 1/2 against each u_j, 1/3 on the other diagonal entries, 1/4
+# off it). It depends on m only, never on the data.
+proposal_mixing <- function(m) {
+  H <- matrix(1 / 4, m + 1L, m + 1L)
+  H[1L, ] <- H[, 1L] <- 1 / 2
+  H[1L, 1L] <- 1
+  diag(H)[-1L] <- 1 / 3
+  solve(H)
+}
+
+# A public range c(lower, upper), finite, lower < upper.
+check_range <- function(r, arg, call) {
+  if (!is.numeric(r) || length(r) != 2L || !all(is.finite(r)) || !(r[1] < r[2]))
+    abort(sprintf("`%s` must be c(lower, upper): two finite numbers with lower < upper", arg), call)
+  as.double(r)
+}
+
+check_split <- function(split, call) {
+  if (!is.numeric(split) || length(split) != 1L || !is.finite(split) || !(split > 0 && split < 1))
+    abort("`split` must be a single number strictly between 0 and 1", call)
+  as.double(split)
+}
+
+# Covariate values mapped from the public range to [0, 1] as an n x 1 matrix;
+# values outside the range are an error that names no value (a release).
+map_to_unit <- function(x, range, n, arg, call) {
+  if (!is.numeric(x) || !is.null(dim(x)) && !(length(dim(x)) == 2L && ncol(x) == 1L))
+    abort(sprintf("`%s` must be a numeric vector", arg), call)
+  if (length(x) != n)
+    abort(sprintf("`%s` must hold one value per point: it has %d values but there are %d points", arg, length(x), n), call)
+  if (!all(is.finite(x))) abort(sprintf("`%s` must be finite (it contains NA, NaN or Inf)", arg), call)
+  if (any(x < range[1] | x > range[2]))
+    abort(sprintf("`%s` has values outside the public range `x_range` = [%s, %s]", arg, format(range[1]), format(range[2])), call)
+  matrix((as.double(x) - range[1]) / (range[2] - range[1]), ncol = 1L)
+}
+
+regression_guarantee_sentence <- function(x) {
+  dom <- sprintf("public domain: footpoint at x = %s within %s of the centre, |v| <= tau_m = %s per x range [%s, %s]; residuals clipped to tau = %s",
+                 format(x$x_range[1], digits = 4), format(x$radius, digits = 4), format(x$tau_m, digits = 4),
+                 format(x$x_range[1], digits = 4), format(x$x_range[2], digits = 4), format(x$tau, digits = 4))
+  src <- if (x$bound == "poster") "poster 001 Table 1" else "Jacobi-field bound at length tau_m"
+  mh <- "a Metropolis-Hastings draw started at the public (centre, 0) (the guarantee is that of the exact law, which the chain approximates)"
+  if (x$scheme == "joint")
+    return(sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on (footpoint, shooting vector) with sigma = 2*Delta/epsilon = %s, Delta = %s (footpoint %s, shooting %s; n = %d, %s); %s; %s.",
+                   format(x$epsilon, digits = 4), format(x$sigma, digits = 4), format(x$sensitivity[["joint"]], digits = 4),
+                   format(x$sensitivity[["footpoint"]], digits = 4), format(x$sensitivity[["shooting"]], digits = 4),
+                   x$n, src, dom, mh))
+  sprintf("NOT a differential-privacy guarantee: the two-step scheme of paper 000 App. A (epsilon = %s split %s / %s, sigma = Delta/epsilon = %s / %s, Delta from %s) samples the footpoint given the non-private fitted shooting vector, which changes with the data, so the footpoint step's bound does not hold, and sigma = Delta/epsilon ignores the data-dependent normalising constant; use scheme = \"joint\" for a guarantee; %s; %s.",
+          format(x$epsilon, digits = 4), format(x$split * x$epsilon, digits = 4), format((1 - x$split) * x$epsilon, digits = 4),
+          format(x$sigma[["footpoint"]], digits = 4), format(x$sigma[["shooting"]], digits = 4), src, dom, mh)
+}
+
+#' @export
+print.riemdp_regression_release <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat(sprintf("<riemdp release> private geodesic regression on %s (n = %d)\n", manifold_label(x$manifold), x$n))
+  cat(strwrap(paste("Guarantee:", regression_guarantee_sentence(x)), exdent = 2), sep = "\n")
+  cat("Private footpoint (the fit at x = 0):\n")
+  print(x$footpoint, digits = digits)
+  cat("Private shooting vector (per unit of x):\n")
+  print(x$shooting, digits = digits)
+  if (!is.null(x$diagnostics)) {
+    cat("Chain diagnostics (data-dependent, outside the guarantee):\n")
+    for (nm in names(x$diagnostics))
+      cat(sprintf("  %s chain: acceptance %s, step %s\n", nm, format(x$diagnostics[[nm]]$acceptance, digits = 3),
+                  format(x$diagnostics[[nm]]$step, digits = 3)))
+  }
+  invisible(x)
+}
+
+#' @export
+summary.riemdp_regression_release <- function(object, ...) {
+  structure(list(release = object, guarantee = regression_guarantee_sentence(object)),
+            class = "summary.riemdp_regression_release")
+}
+
+#' @export
+print.summary.riemdp_regression_release <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  r <- x$release
+  cat("Call:\n")
+  print(r$call)
+  cat(sprintf("\nPrivate geodesic regression on %s; scheme: %s\n", manifold_description(r$manifold), r$scheme))
+  cat(strwrap(paste("Guarantee:", x$guarantee), exdent = 2), sep = "\n")
+  cat(sprintf("Sensitivity (%s): footpoint %s, shooting %s, joint %s\n", r$bound,
+              format(r$sensitivity[["footpoint"]], digits = digits), format(r$sensitivity[["shooting"]], digits = digits),
+              format(r$sensitivity[["joint"]], digits = digits)))
+  cat(sprintf("Public parameters: n = %d, tau = %s, tau_m = %s, x_range = [%s, %s], radius %s around the centre:\n",
+              r$n, format(r$tau, digits = digits), format(r$tau_m, digits = digits), format(r$x_range[1], digits = digits),
+              format(r$x_range[2], digits = digits), format(r$radius, digits = digits)))
+  print(r$center, digits = digits)
+  cat(sprintf("Sampler: Metropolis-Hastings, burn-in %d, %d further iterations\n", r$control$burn_in, r$control$n_iter))
+  cat("Private footpoint (x = 0):\n")
+  print(r$footpoint, digits = digits)
+  cat("Private shooting vector (per unit of x):\n")
+  print(r$shooting, digits = digits)
+  invisible(x)
+}
+
+#' @export
+coef.riemdp_regression_release <- function(object, ...) {
+  list(footpoint = object$footpoint, shooting = object$shooting)
+}
+
+#' @export
+predict.riemdp_regression_release <- function(object, newx, ...) {
+  call <- sys.call()
+  if (missing(newx) || !is.numeric(newx) || !length(newx)) abort("`newx` must be a numeric vector of covariate values", call)
+  check_finite_numeric(newx, "newx", call)
+  M <- object$manifold
+  P <- as_points(M, object$footpoint_range, "footpoint", call)
+  u <- (as.double(newx) - object$x_range[1]) / (object$x_range[2] - object$x_range[1])
+  W <- list(x = as.double(outer(as.double(object$shooting_range), u)), n = length(u), by_row = FALSE)
+  out <- core_call(geom_exp(M, P, W, is.null(M$point_shape)), call, "`newx`")
+  from_values(M, out, length(u), FALSE, object$footpoint)
+}
+
+#' Plot a private geodesic regression
+#'
+#' Draws the released (private) geodesic over the public covariate range with
+#' the pictures of [plot.riemdp_geodesic_regression()]. The release holds no
+#' data: pass the covariate and the responses to draw them too (the picture
+#' then depends on the data, which the release's guarantee does not cover).
+#'
+#' @param x A release from [dp_geodesic_regression()].
+#' @param covariate,Y Optional data to draw with the private geodesic: the
+#'   covariate values (inside the release's `x_range`) and the responses.
+#' @param main Title.
+#' @param ... Passed to [plot.riemdp_geodesic_regression()] (`view`,
+#'   `n_along`, graphical parameters).
+#' @return `x`, invisibly.
+#' @examples
+#' S2 <- manifold_sphere(2)
+#' set.seed(1)
+#' x <- runif(50)
+#' Y <- riem_project(S2, riem_geodesic(S2, c(0, 0, 1), c(0.3, 0.2, 0), x) +
+#'                     matrix(rnorm(150, sd = 0.02), 50))
+#' rel <- dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.1, tau_m = 1,
+#'                               x_range = c(0, 1), center = c(0, 0, 1), radius = 0.5,
+#'                               control = mcmc_control(n_iter = 500, burn_in = 500))
+#' plot(rel)
+#' plot(rel, covariate = x, Y = Y)
+#' @export
+plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main = NULL, ...) {
+  call <- sys.call()
+  M <- x$manifold
+  if (is.null(covariate) != is.null(Y)) abort("pass both `covariate` and `Y` to draw the data, or neither", call)
+  show <- !is.null(Y)
+  if (show) {
+    S <- as_points(M, Y, "Y", call)
+    covariate <- as.double(map_to_unit(covariate, x$x_range, S$n, "covariate", call)) *
+      diff(x$x_range) + x$x_range[1]
+  } else {
+    covariate <- seq(x$x_range[1], x$x_range[2], length.out = 50L)
+    Y <- predict(x, covariate)
+  }
+  fitted <- predict(x, covariate)
+  pseudo <- structure(list(manifold = M, footpoint = x$footpoint, shooting = x$shooting,
+                           x = matrix(covariate, ncol = 1L, dimnames = list(NULL, "x")), data = Y,
+                           fitted.values = fitted, n = length(covariate), m = 1L, r_squared = NA_real_,
+                           call = x$call),
+                      class = c("riemdp_geodesic_regression", "riemdp_fit"))
+  if (is.null(main)) main <- sprintf("Private geodesic regression on %s", manifold_label(M))
+  plot(pseudo, show_data = show, main = main, ...)
+  invisible(x)
+}
+
+#' Differentially private linear regression
+#'
+#' Releases the coefficients of a linear regression of a numeric response on
+#' one or several numeric predictors under \eqn{\epsilon}-differential
+#' privacy: the Euclidean case of [dp_geodesic_regression()] (the K-norm
+#' gradient mechanism on the whole coefficient vector, residuals clipped to
+#' `tau`), with one shooting vector per predictor.
+#'
+#' Each predictor is mapped from its public range to \eqn{[0, 1]},
+#' \eqn{u_{ij} = (x_{ij} - a_j)/(b_j - a_j)}; the mechanism samples
+#' \eqn{\theta = (\beta^u_0, \beta^u_1, \dots, \beta^u_m)}, the fit at the
+#' lower corner of the ranges and the changes of the response across each
+#' range, from the density
+#' \eqn{\propto \exp(-\|\nabla E_\tau(\theta)\|/\sigma)} with
+#' \eqn{E_\tau(\theta) = \frac1n\sum_i \rho_\tau(y_i - \beta^u_0 - \sum_j u_{ij}\beta^u_j)}
+#' and \eqn{\rho_\tau} the Huber-type loss (\eqn{r^2/2} for \eqn{|r| \le \tau},
+#' \eqn{\tau|r| - \tau^2/2} beyond), on the public box
+#' \eqn{|\beta^u_j| \le} `beta_max` for every \eqn{j}.
+#'
+#' **Sensitivity.** \eqn{\nabla E_\tau(\theta) = -\frac1n\sum_i \psi_\tau(r_i)(1, u_i)},
+#' with \eqn{|\psi_\tau| \le \tau} and \eqn{u_i \in [0, 1]^m}, so
+#' \eqn{\|(1, u_i)\| \le \sqrt{1 + m}}. Replacing one observation changes
+#' one term, at every \eqn{\theta}, by at most
+#' \eqn{\Delta = 2\tau\sqrt{1 + m}/n}; the normalising constant depends on
+#' the data, so \eqn{\sigma = 2\Delta/\epsilon}. With \eqn{m = 1} this is the
+#' joint bound \eqn{(\Delta_p^2 + \Delta_v^2)^{1/2}} of
+#' [sensitivity_geodesic_regression()] on flat space.
+#'
+#' The released coefficients are returned as `lm()` has them (intercept at
+#' \eqn{x = 0}, slopes per unit of each predictor): \eqn{\beta_j = \beta^u_j/(b_j - a_j)},
+#' \eqn{\beta_0 = \beta^u_0 - \sum_j \beta_j a_j} (post-processing). The
+#' release concentrates on the Huber regression fit with clip `tau`, which is
+#' the least-squares fit when every residual is below `tau`. The draw is the
+#' state of a Metropolis-Hastings chain started at the public point 0; see
+#' [dp_geodesic_regression()] for the sampler and `diagnostics`.
+#'
+#' @param formula A model formula `response ~ predictors` with numeric
+#'   predictors and an intercept.
+#' @param data A data frame holding the variables of `formula`.
+#' @param epsilon Privacy budget \eqn{\epsilon > 0}.
+#' @param tau Public clip of the absolute residuals.
+#' @param x_range Public ranges of the predictors: `c(lower, upper)` for one
+#'   predictor; for several, a matrix with two rows and one column per
+#'   predictor (named after them, or in the order of the model matrix) or a
+#'   named list of `c(lower, upper)` pairs. Values outside are an error.
+#' @param beta_max Public bound on the fit at the lower corner of the ranges
+#'   and on the change of the fitted response across each range (in the
+#'   response's units).
+#' @param control,diagnostics As in [dp_geodesic_regression()].
+#' @return An object of class `c("riemdp_linear_release", "riemdp_release")`
+#'   with `coefficients` (named as `lm()` names them), `epsilon`, `sigma`,
+#'   `sensitivity`, `tau`, `x_range` (the 2 x m matrix), `beta_max`, `n`,
+#'   `terms`, `sampler`, `control`, `diagnostics` and `call`. Methods:
+#'   `print()`, `summary()`, `coef()`, `predict()`.
+#' @seealso [dp_geodesic_regression()], [sensitivity_geodesic_regression()].
+#' @examples
+#' rel <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30,
+#'                             x_range = c(0, 30), beta_max = 200)
+#' rel
+#' coef(lm(dist ~ speed, cars))
+#' predict(rel, data.frame(speed = c(10, 20)))
+#' @export
+dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max, control = mcmc_control(),
+                                 diagnostics = FALSE) {
+  call <- call_without_data(match.call(), "data", "dp_linear_regression")
+  if (!inherits(formula, "formula")) abort("`formula` must be a model formula, e.g. y ~ x", call)
+  if (!is.data.frame(data)) abort("`data` must be a data frame", call)
+  check_control(control, call)
+  if (!is.logical(diagnostics) || length(diagnostics) != 1L || is.na(diagnostics))
+    abort("`diagnostics` must be TRUE or FALSE", call)
+  for (a in c("epsilon", "tau", "x_range", "beta_max"))
+    if (eval(call("missing", as.name(a)))) abort(sprintf("`%s` is required: a public parameter of the release", a), call)
+  epsilon <- check_positive(epsilon, "epsilon", call)
+  tau <- check_positive(tau, "tau", call)
+  beta_max <- check_positive(beta_max, "beta_max", call)
+  mf <- tryCatch(stats::model.frame(formula, data, na.action = stats::na.fail),
+                 error = function(e) abort("`data` must hold the variables of `formula`, without missing values", call))
+  tt <- attr(mf, "terms")
+  if (attr(tt, "intercept") != 1L) abort("`formula` must keep the intercept (the release fits one)", call)
+  y <- stats::model.response(mf)
+  if (!is.numeric(y) || !is.null(dim(y))) abort("`formula` must have one numeric response", call)
+  if (!all(vapply(mf[-1L], is.numeric, logical(1))))
+    abort("`formula` must have numeric predictors only (each needs a public range)", call)
+  X <- stats::model.matrix(tt, mf)[, -1L, drop = FALSE]
+  m <- ncol(X)
+  if (m < 1L) abort("`formula` must have at least one predictor", call)
+  if (!all(is.finite(X)) || !all(is.finite(y))) abort("`data` must hold finite values of the variables of `formula`", call)
+  R <- predictor_ranges(x_range, colnames(X), call)
+  n <- length(y)
+  U <- X
+  for (j in seq_len(m)) {
+    if (any(X[, j] < R[1L, j] | X[, j] > R[2L, j]))
+      abort(sprintf("predictor `%s` has values outside its public range in `x_range` = [%s, %s]", colnames(X)[j],
+                    format(R[1L, j]), format(R[2L, j])), call)
+    U[, j] <- (X[, j] - R[1L, j]) / (R[2L, j] - R[1L, j])
+  }
+  E1 <- manifold_euclidean(1)
+  sens <- regression_sensitivity(E1, n, tau, beta_max, "poster", m = m, call = call)
+  sigma <- 2 * sens[["joint"]] / epsilon
+  if (!is.finite(sigma)) abort(sprintf("`epsilon` = %s is too small: sigma = 2 Delta / epsilon overflows", format(epsilon)), call)
+  ctl <- control
+  ctl$thin <- control$n_iter
+  if (is.null(ctl$step)) ctl$step <- min(sigma, beta_max / 8)
+  S <- list(x = as.double(y), n = n, by_row = TRUE)
+  storage.mode(U) <- "double"
+  res <- core_call(samp_mh_regression(E1, S, unname(U), sigma, tau, 0, beta_max, beta_max, "joint",
+                                      proposal_mixing(m), 0, matrix(0, 1L, m), NULL, NULL, 1L, mcmc_settings(ctl)), call)
+  theta_u <- c(as.double(res$footpoints), as.double(res$shooting))
+  slopes <- theta_u[-1L] / (R[2L, ] - R[1L, ])
+  coefficients <- c(theta_u[1L] - sum(slopes * R[1L, ]), slopes)
+  names(coefficients) <- c("(Intercept)", colnames(X))
+  structure(list(coefficients = coefficients, epsilon = epsilon, sigma = sigma, sensitivity = sens[["joint"]],
+                 tau = tau, x_range = R, beta_max = beta_max, n = n, m = m, terms = stats::delete.response(tt),
+                 guarantee = "epsilon-DP", sampler = "mh",
+                 control = unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
+                 diagnostics = if (diagnostics) list(joint = list(acceptance = res$acceptance, step = res$step)) else NULL,
+                 call = call),
+            class = c("riemdp_linear_release", "riemdp_release"))
+}
+
+# The public ranges of the predictors as a 2 x m matrix in the order of `names`.
+predictor_ranges <- function(x_range, names, call) {
+  m <- length(names)
+  bad <- function() abort(sprintf("`x_range` must give c(lower, upper) (finite, lower < upper) for each predictor: %s; as a vector for one predictor, a 2 x %d matrix or a named list",
+                                  paste0("`", names, "`", collapse = ", "), m), call)
+  R <- if (is.list(x_range)) {
+    if (is.null(names(x_range)) || !setequal(names(x_range), names) || length(x_range) != m) bad()
+    tryCatch(vapply(x_range[names], function(r) as.double(r), numeric(2)), error = function(e) bad())
+  } else if (is.numeric(x_range) && is.null(dim(x_range)) && length(x_range) == 2L && m == 1L) {
+    matrix(as.double(x_range), 2L, 1L)
+  } else if (is.numeric(x_range) && is.matrix(x_range) && all(dim(x_range) == c(2L, m))) {
+    if (!is.null(colnames(x_range))) {
+      if (!setequal(colnames(x_range), names)) bad()
+      x_range[, names, drop = FALSE]
+    } else x_range
+  } else bad()
+  if (!all(is.finite(R)) || !all(R[1L, ] < R[2L, ])) bad()
+  dimnames(R) <- list(c("lower", "upper"), names)
+  R
+}
+
+linear_guarantee_sentence <- function(x) {
+  sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on the %d coefficients with sigma = 2*Delta/epsilon = %s, Delta = 2*tau*sqrt(1 + m)/n = %s (n = %d, tau = %s, m = %d); public domain: predictors in `x_range`, |fit at the lower corner| and |change across each range| <= beta_max = %s; a Metropolis-Hastings draw started at 0 (the guarantee is that of the exact law, which the chain approximates).",
+          format(x$epsilon, digits = 4), x$m + 1L, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4),
+          x$n, format(x$tau, digits = 4), x$m, format(x$beta_max, digits = 4))
+}
+
+#' @export
+print.riemdp_linear_release <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat(sprintf("<riemdp release> private linear regression (n = %d)\n", x$n))
+  cat(strwrap(paste("Guarantee:", linear_guarantee_sentence(x)), exdent = 2), sep = "\n")
+  cat("Private coefficients:\n")
+  print(x$coefficients, digits = digits)
+  invisible(x)
+}
+
+#' @export
+summary.riemdp_linear_release <- function(object, ...) {
+  structure(list(release = object, guarantee = linear_guarantee_sentence(object)),
+            class = "summary.riemdp_linear_release")
+}
+
+#' @export
+print.summary.riemdp_linear_release <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  r <- x$release
+  cat("Call:\n")
+  print(r$call)
+  cat("\n")
+  cat(strwrap(paste("Guarantee:", x$guarantee), exdent = 2), sep = "\n")
+  cat("Public ranges of the predictors:\n")
+  print(r$x_range, digits = digits)
+  cat(sprintf("Sampler: Metropolis-Hastings, burn-in %d, %d further iterations\n", r$control$burn_in, r$control$n_iter))
+  cat("Private coefficients:\n")
+  print(r$coefficients, digits = digits)
+  invisible(x)
+}
+
+#' @export
+predict.riemdp_linear_release <- function(object, newdata, ...) {
+  call <- sys.call()
+  if (missing(newdata) || !is.data.frame(newdata)) abort("`newdata` must be a data frame with the predictors", call)
+  mf <- tryCatch(stats::model.frame(object$terms, newdata, na.action = stats::na.pass),
+                 error = function(e) abort("`newdata` must hold the predictors of the release", call))
+  drop(stats::model.matrix(object$terms, mf) %*% object$coefficients)
+}
+
+#' @export
+coef.riemdp_linear_release <- function(object, ...) object$coefficients

@@ -1,0 +1,59 @@
+// The K-norm gradient mechanism for geodesic regression on the tangent bundle
+// (DESIGN §5; paper 000 eq. 10 with the package's corrections): log f(p, V) =
+// -||grad E_tau(p, V; D)|| / sigma on the public domain dist(center, p) <=
+// radius, |v_j|_p <= tau_m, where E_tau uses residuals clipped to norm tau
+// (the Huber-type loss) and ||.||^2 = ||grad_p||^2 + sum_j ||grad_vj||^2.
+// The scheme of paper 000 App. A (for reproducing it only) uses one block of
+// the gradient: the footpoint's, with the shooting vector carried along, or
+// the shooting vector's at a fixed footpoint.
+#ifndef RIEMDP_PRIVACY_REGRESSION_KNG_H
+#define RIEMDP_PRIVACY_REGRESSION_KNG_H
+
+#include <limits>
+
+#include "../statistics/regression.h"
+
+namespace riemdp {
+
+struct RegressionDomain {
+  Vec center;
+  double radius;
+  double tau_m;
+  // check_shooting = false: the footpoint's ball only (paper 000 App. A
+  // step 1, where v is not sampled).
+  bool contains(const Manifold& M, const RegressionParameter& z, bool check_shooting = true) const {
+    if (!(M.dist(center, z.p) <= radius)) return false;
+    if (!check_shooting) return true;
+    for (Eigen::Index j = 0; j < z.V.cols(); ++j)
+      if (!(M.norm(z.p, z.V.col(j)) <= tau_m)) return false;
+    return true;
+  }
+};
+
+enum class KNGBlock { joint, footpoint, shooting };
+
+struct KNGRegressionTarget {
+  const Manifold& M;
+  const RegressionData& data;
+  double sigma, tau;
+  RegressionDomain domain;
+  KNGBlock block = KNGBlock::joint;
+  double operator()(const RegressionParameter& z) const {
+    if (!domain.contains(M, z, block != KNGBlock::footpoint)) return -std::numeric_limits<double>::infinity();
+    RegressionEvaluation ev;
+    try {
+      ev = regression_evaluate(M, data, z, false, tau);
+    } catch (const domain_error&) {
+      return -std::numeric_limits<double>::infinity();  // a fitted point not representable
+    }
+    double s = 0.0;
+    if (block != KNGBlock::shooting) s += M.inner(z.p, ev.grad_p, ev.grad_p);
+    if (block != KNGBlock::footpoint)
+      for (Eigen::Index j = 0; j < ev.grad_V.cols(); ++j) s += M.inner(z.p, ev.grad_V.col(j), ev.grad_V.col(j));
+    return -std::sqrt(num::clamp0(s)) / sigma;
+  }
+};
+
+}  // namespace riemdp
+
+#endif
