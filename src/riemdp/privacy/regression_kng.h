@@ -38,14 +38,17 @@ struct KNGRegressionTarget {
   double sigma, tau;
   RegressionDomain domain;
   KNGBlock block = KNGBlock::joint;
+  // The gradient is evaluated before the domain is checked, so that every
+  // call does the same work (a release's run time must not reveal how often
+  // its chain, whose path depends on the data, proposes outside the domain).
   double operator()(const RegressionParameter& z) const {
-    if (!domain.contains(M, z, block != KNGBlock::footpoint)) return -std::numeric_limits<double>::infinity();
     RegressionEvaluation ev;
     try {
       ev = regression_evaluate(M, data, z, false, tau);
     } catch (const domain_error&) {
       return -std::numeric_limits<double>::infinity();  // a fitted point not representable
     }
+    if (!domain.contains(M, z, block != KNGBlock::footpoint)) return -std::numeric_limits<double>::infinity();
     double s = 0.0;
     if (block != KNGBlock::shooting) s += M.inner(z.p, ev.grad_p, ev.grad_p);
     if (block != KNGBlock::footpoint)

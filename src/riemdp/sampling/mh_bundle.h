@@ -87,12 +87,17 @@ MHResult metropolis_hastings_bundle(const Manifold& M, const LogTarget& log_f, c
         y.V.col(j) = buf;
         ok = buf.allFinite();
       }
-    const double ly = ok ? log_f(y) : -std::numeric_limits<double>::infinity();
+      // Every iteration evaluates the target once, so that a release's run
+      // time does not reveal how often its chain (whose path depends on the
+      // data) proposes where nothing needs evaluating.
+      const double ly = ok ? log_f(y) : (log_f(z), -std::numeric_limits<double>::infinity());
       if (std::isfinite(ly) && std::log(rng.unif()) < ly - lz) {
         std::swap(z, y);
         lz = ly;
         acc = true;
       }
+    } else {
+      log_f(z);  // a proposal beyond inj: the same work as an evaluated one
     }
     if (burning) {
       if (set.adapt) log_step += ((acc ? 1.0 : 0.0) - set.target_accept) / std::pow(it + 1.0, 0.6);
