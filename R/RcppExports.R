@@ -109,6 +109,10 @@ geom_representative <- function(M, p, q, by_row) {
     .Call(`_riemdp_geom_representative`, M, p, q, by_row)
 }
 
+priv_regression_sensitivity <- function(M, n, tau, tau_m, bound) {
+    .Call(`_riemdp_priv_regression_sensitivity`, M, n, tau, tau_m, bound)
+}
+
 stat_frechet_mean <- function(M, X, init, max_iter, tol) {
     .Call(`_riemdp_stat_frechet_mean`, M, X, init, max_iter, tol)
 }
