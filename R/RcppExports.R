@@ -113,6 +113,10 @@ samp_mh_regression <- function(M, Y, x, sigma, tau, center, radius, tau_m, block
     .Call(`_riemdp_samp_mh_regression`, M, Y, x, sigma, tau, center, radius, tau_m, block, A, p0, V0, p_ref, V_ref, n, control)
 }
 
+priv_regression_sensitivity <- function(M, n, tau, tau_m, bound) {
+    .Call(`_riemdp_priv_regression_sensitivity`, M, n, tau, tau_m, bound)
+}
+
 stat_frechet_mean <- function(M, X, init, max_iter, tol) {
     .Call(`_riemdp_stat_frechet_mean`, M, X, init, max_iter, tol)
 }

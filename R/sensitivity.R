@@ -46,3 +46,141 @@ frechet_sensitivities <- function(M, n, radius, call) {
                   format(radius), format(s$radius_max, digits = 6), manifold_label(M)), call)
   s
 }
+
+#' Sensitivity of private geodesic regression
+#'
+#' Bounds on how much the gradient of the geodesic-regression energy can move
+#' when one data point is replaced: the sensitivity of the K-norm gradient
+#' mechanism that releases the footpoint \eqn{p} and the shooting vector
+#' \eqn{v} (poster 001, Table 1; paper 000, Lemma 3.3 and Thm D.1; design
+#' notes §4). It depends only on public parameters: the sample size `n`, the
+#' residual clip `tau`, the bound `tau_m` on the length of the shooting
+#' vector, and the lower curvature bound \eqn{\kappa_l} = `M$curvature[1]`.
+#'
+#' @section The setting:
+#' The covariates are mapped from a public range to \eqn{x_i \in [0, 1]}, the
+#' shooting vector is restricted to \eqn{|v| \le \tau_m}, and every residual
+#' \eqn{\varepsilon_i = Log_{\hat y_i}(y_i)}, \eqn{\hat y_i = Exp_p(x_i v)}, is
+#' clipped to norm \eqn{\tau} inside the gradient:
+#' \eqn{\tilde\varepsilon_i = \min(1, \tau/|\varepsilon_i|)\,\varepsilon_i}
+#' (this is the gradient of a Huber-type loss, equal to the least-squares
+#' energy \eqn{\frac{1}{2n}\sum_i d(\hat y_i, y_i)^2} when every residual is
+#' below \eqn{\tau}). The gradients are
+#' \deqn{\nabla_p E = -\frac1n\sum_{i=1}^n J_{p,i}^*\tilde\varepsilon_i,\qquad
+#' \nabla_v E = -\frac1n\sum_{i=1}^n J_{v,i}^*\tilde\varepsilon_i,}
+#' with \eqn{J_{p,i}^*} and \eqn{J_{v,i}^*} the adjoints of the derivatives of
+#' \eqn{(p, v) \mapsto Exp_p(x_i v)} (adjoint Jacobi fields along the geodesic
+#' from \eqn{p} to \eqn{\hat y_i}, of length \eqn{\ell_i = x_i|v| \le \tau_m}).
+#' Replacing one point changes one term of each sum, so at every \eqn{(p, v)}
+#' \deqn{|\nabla_p E(D) - \nabla_p E(D')| \le \frac{2\tau}{n}\sup\|J_p^*\|,
+#' \qquad |\nabla_v E(D) - \nabla_v E(D')| \le \frac{2\tau}{n}\sup\|J_v^*\|,}
+#' the suprema over the geodesics the domain allows.
+#'
+#' @section The Jacobi bounds:
+#' Split a residual transported back to \eqn{p} into its component along the
+#' geodesic and the rest. Along the geodesic, \eqn{J_p^*} is the identity and
+#' \eqn{J_v^*} multiplies by \eqn{x}. Across it, on an eigenvector of the
+#' curvature operator with sectional curvature \eqn{K}, they multiply by
+#' \eqn{c_K(\ell) = \cos(\sqrt K\ell)} and
+#' \eqn{x\,sn_K(\ell)/\ell = x\sin(\sqrt K\ell)/(\sqrt K\ell)} (cosh and sinh
+#' for \eqn{K < 0}; design notes §2). On every manifold of the package (all
+#' symmetric spaces) the Jacobi equation decouples along these eigenvectors;
+#' on a general manifold the same comparison is Rauch's theorem. Lower
+#' curvature makes both scalings larger, so the LOWER bound \eqn{\kappa_l}
+#' gives the upper bound:
+#' \itemize{
+#'   \item \eqn{\kappa_l \ge 0} (euclidean, sphere, Kendall): \eqn{|\cos| \le 1}
+#'     and \eqn{x|\sin(\sqrt K\ell)/(\sqrt K\ell)| \le x \le 1}, and the
+#'     component along the geodesic is not shrunk, so
+#'     \eqn{\sup\|J_p^*\| = \sup\|J_v^*\| = 1} and
+#'     \deqn{\Delta_p = \Delta_v = 2\tau/n.}
+#'   \item \eqn{\kappa_l < 0} (hyperbolic, spd): with
+#'     \eqn{s = \sqrt{-\kappa_l}}, \eqn{\cosh(s\ell) \le \cosh(sL)} and
+#'     \eqn{x\sinh(s\ell)/(s\ell) \le \sinh(sL)/(sL)} for
+#'     \eqn{\ell = x|v| \le L}, so
+#'     \deqn{\Delta_p = \frac{2\tau}{n}\cosh(sL),\qquad
+#'     \Delta_v = \frac{2\tau}{n}\frac{\sinh(sL)}{sL}.}
+#'     `bound = "jacobi"` takes the length the domain allows,
+#'     \eqn{L = \tau_m}: the bound is attained (a residual across the
+#'     geodesic, \eqn{x = 1}, \eqn{|v| = \tau_m}, flipped by the replaced
+#'     point). `bound = "poster"` is Table 1 of the poster as printed,
+#'     \eqn{L = 2(\tau_m + \tau)}: valid (both scalings increase with
+#'     \eqn{L}) but conservative.
+#' }
+#' The joint sensitivity of \eqn{(p, v)}, in the norm
+#' \eqn{\|\nabla E\|^2 = |\nabla_p E|^2 + |\nabla_v E|^2}, is
+#' \eqn{\Delta = \sqrt{\Delta_p^2 + \Delta_v^2}}: one term
+#' \eqn{(J_p^*\tilde\varepsilon, J_v^*\tilde\varepsilon)} has norm at most
+#' \eqn{\tau\sqrt{\|J_p^*\|^2 + \|J_v^*\|^2}}. On
+#' [`manifold_euclidean(d)`][manifold_euclidean] it is attained: \eqn{x = 1}
+#' and a residual \eqn{\tau u} replaced by \eqn{-\tau u} move the gradient by
+#' exactly \eqn{2\sqrt2\,\tau/n}.
+#'
+#' @section Two slips in paper 000:
+#' Its Thm 3.4 compares with the UPPER curvature bound, which by Rauch's
+#' theorem bounds the Jacobi fields from below, not from above; the poster's
+#' \eqn{\kappa_l} is the right one. Its App. A uses \eqn{\|J_p(1)\| = \cos 1}
+#' and \eqn{\|J_v(1)\| = \sin 1} on \eqn{S^2}: those are the components
+#' across the geodesic only; along it the scalings are 1 (and \eqn{x}), so the
+#' supremum is 1 and the paper's sphere sensitivities are too small by
+#' \eqn{1/\cos 1 \approx 1.85} and \eqn{1/\sin 1 \approx 1.19}. The bounds
+#' here use the corrected statements (design notes §4).
+#'
+#' @inheritParams geometry
+#' @param n Sample size (public): a whole number >= 1.
+#' @param tau The public clip of the residual norms, > 0.
+#' @param tau_m The public bound on the length \eqn{|v|} of the shooting
+#'   vector, > 0. Required when the lower curvature bound is negative
+#'   (hyperbolic, spd); not used (but checked if given) otherwise.
+#' @param bound `"poster"` (geodesic length \eqn{2(\tau_m + \tau)}, poster
+#'   001 Table 1 as printed) or `"jacobi"` (length \eqn{\tau_m}, tight). The
+#'   two agree when the lower curvature bound is \eqn{\ge 0}.
+#' @return A named numeric vector: `footpoint` (\eqn{\Delta_p}), `shooting`
+#'   (\eqn{\Delta_v}) and `joint` (\eqn{\sqrt{\Delta_p^2 + \Delta_v^2}}).
+#' @references Kulkarni, A. and Soto, C. Differentially private geodesic
+#'   regression (poster, 2026), Table 1.
+#' @examples
+#' sensitivity_geodesic_regression(manifold_sphere(2), n = 100, tau = 0.5)
+#' H <- manifold_hyperbolic(2)
+#' sensitivity_geodesic_regression(H, n = 100, tau = 0.5, tau_m = 1)
+#' sensitivity_geodesic_regression(H, n = 100, tau = 0.5, tau_m = 1, bound = "jacobi")
+#' @export
+sensitivity_geodesic_regression <- function(M, n, tau, tau_m = NULL, bound = c("poster", "jacobi")) {
+  regression_sensitivity(M, n, tau, tau_m, bound, m = 1, call = sys.call())
+}
+
+# c(footpoint, shooting, joint) for m covariates: Delta_v per shooting vector,
+# joint = sqrt(Delta_p^2 + m Delta_v^2) (one point changes one term of each of
+# the m + 1 gradients). For m > 1 the length bound is that of the geodesic
+# Exp_p(sum_j x_j v_j): exact on euclidean (dp_linear_regression), where the
+# Jacobi maps do not depend on it.
+regression_sensitivity <- function(M, n, tau, tau_m = NULL, bound = c("poster", "jacobi"), m = 1,
+                                   call = sys.call(-1)) {
+  check_manifold(M, call)
+  n <- check_whole_number(n, "n", 1, call)
+  tau <- check_positive(tau, "tau", call)
+  bound <- arg_match(bound, c("poster", "jacobi"), "bound", call)
+  m <- check_count(m, "m", 1, call)
+  kappa_l <- M$curvature[1]
+  if (!is.null(tau_m)) {
+    tau_m <- check_positive(tau_m, "tau_m", call)
+  } else if (kappa_l < 0) {
+    abort(sprintf(paste0("`tau_m` (the public bound on the length of the shooting vector, |v| <= tau_m) is ",
+                         "required on %s: its lower curvature bound %s is negative, so the sensitivity grows ",
+                         "with the length of the fitted geodesics"),
+                  manifold_label(M), format(kappa_l)), call)
+  }
+  s <- priv_regression_sensitivity(M, n, tau, if (is.null(tau_m)) 0 else tau_m, bound)
+  # sqrt(a^2 + b^2) without squaring a huge a
+  big <- max(s[["footpoint"]], sqrt(m) * s[["shooting"]])
+  joint <- if (big > 0) big * sqrt((s[["footpoint"]] / big)^2 + m * (s[["shooting"]] / big)^2) else 0
+  s <- c(s, joint = joint)
+  if (!all(is.finite(s))) {
+    hint <- if (kappa_l >= 0) "choose a smaller `tau`"
+            else if (bound == "poster") "choose a smaller `tau_m` (or bound = \"jacobi\", geodesic length tau_m instead of 2 (tau_m + tau))"
+            else "choose a smaller `tau_m`"
+    abort(sprintf("the sensitivity overflows double precision on %s with `tau` = %s%s: %s", manifold_label(M),
+                  format(tau), if (is.null(tau_m)) "" else sprintf(" and `tau_m` = %s", format(tau_m)), hint), call)
+  }
+  s
+}

@@ -402,6 +402,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// priv_regression_sensitivity
+Rcpp::NumericVector priv_regression_sensitivity(Rcpp::List M, double n, double tau, double tau_m, std::string bound);
+RcppExport SEXP _riemdp_priv_regression_sensitivity(SEXP MSEXP, SEXP nSEXP, SEXP tauSEXP, SEXP tau_mSEXP, SEXP boundSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< double >::type tau_m(tau_mSEXP);
+    Rcpp::traits::input_parameter< std::string >::type bound(boundSEXP);
+    rcpp_result_gen = Rcpp::wrap(priv_regression_sensitivity(M, n, tau, tau_m, bound));
+    return rcpp_result_gen;
+END_RCPP
+}
 // stat_frechet_mean
 Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol);
 RcppExport SEXP _riemdp_stat_frechet_mean(SEXP MSEXP, SEXP XSEXP, SEXP initSEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
@@ -491,6 +505,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_priv_clip_to_ball", (DL_FUNC) &_riemdp_priv_clip_to_ball, 5},
     {"_riemdp_geom_representative", (DL_FUNC) &_riemdp_geom_representative, 4},
     {"_riemdp_samp_mh_regression", (DL_FUNC) &_riemdp_samp_mh_regression, 16},
+    {"_riemdp_priv_regression_sensitivity", (DL_FUNC) &_riemdp_priv_regression_sensitivity, 5},
     {"_riemdp_stat_frechet_mean", (DL_FUNC) &_riemdp_stat_frechet_mean, 5},
     {"_riemdp_stat_geodesic_regression", (DL_FUNC) &_riemdp_stat_geodesic_regression, 8},
     {"_riemdp_stat_regression_energy", (DL_FUNC) &_riemdp_stat_regression_energy, 6},

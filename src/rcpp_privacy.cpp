@@ -352,4 +352,15 @@ Rcpp::List samp_mh_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x,
                             Rcpp::Named("trace") = trace, Rcpp::Named("step") = r.step,
                             Rcpp::Named("acceptance") = r.proposed > 0 ? static_cast<double>(r.accepted) / r.proposed
                                                                         : NA_REAL);
+
+// Sensitivities of geodesic regression (poster 001 Table 1; DESIGN §4): the
+// footpoint and shooting bounds; bound "poster" (length 2 (tau_m + tau)) or
+// "jacobi" (length tau_m). tau_m is only read when the lower curvature bound
+// is negative.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector priv_regression_sensitivity(Rcpp::List M, double n, double tau, double tau_m, std::string bound) {
+  auto m = make_manifold(M);
+  if (bound != "poster" && bound != "jacobi") throw std::invalid_argument("unknown bound '" + bound + "'");
+  const RegressionSensitivity s = sensitivity_geodesic_regression(*m, n, tau, tau_m, bound == "poster");
+  return Rcpp::NumericVector::create(Rcpp::Named("footpoint") = s.footpoint, Rcpp::Named("shooting") = s.shooting);
 }

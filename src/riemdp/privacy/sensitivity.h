@@ -41,6 +41,27 @@ inline double sensitivity_frechet_gradient(const Manifold& M, double n, double r
   return 2.0 * radius * (2.0 - h) / n;
 }
 
+// Geodesic regression (poster 001 Table 1; DESIGN §4). With x_i in [0, 1],
+// |v| <= tau_m and residuals clipped to norm tau, replacing one point changes
+// one term of each gradient by at most 2 tau / n times the operator norm of
+// the adjoint Jacobi maps (d_p Exp)^T and (d_v Exp(p, x v))^T. Rauch
+// comparison bounds these by their values in constant curvature kappa_l (the
+// LOWER curvature bound) across a geodesic of length L: jacobi_scaling(kappa_l, L),
+// i.e. cosh(sqrt(-kappa_l) L) and sinhc(sqrt(-kappa_l) L) for kappa_l < 0; for
+// kappa_l >= 0 both are 1 (the component along the geodesic is not scaled;
+// |cos| <= 1 and x sinc <= 1 across it). L = 2 (tau_m + tau) is the poster's
+// form (conservative), L = tau_m the Jacobi-field form |x v| <= tau_m.
+struct RegressionSensitivity {
+  double footpoint, shooting;
+};
+inline RegressionSensitivity sensitivity_geodesic_regression(const Manifold& M, double n, double tau, double tau_m,
+                                                             bool poster_length) {
+  const double kappa_l = M.curvature_min(), scale = 2.0 * tau / n;
+  if (!(kappa_l < 0.0)) return {scale, scale};
+  const JacobiScaling s = jacobi_scaling(kappa_l, poster_length ? 2.0 * (tau_m + tau) : tau_m);
+  return {scale * s.footpoint, scale * s.shooting};
+}
+
 }  // namespace riemdp
 
 #endif
