@@ -352,6 +352,7 @@ Rcpp::List samp_mh_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x,
                             Rcpp::Named("trace") = trace, Rcpp::Named("step") = r.step,
                             Rcpp::Named("acceptance") = r.proposed > 0 ? static_cast<double>(r.accepted) / r.proposed
                                                                         : NA_REAL);
+}
 
 // Sensitivities of geodesic regression (poster 001 Table 1; DESIGN §4): the
 // footpoint and shooting bounds; bound "poster" (length 2 (tau_m + tau)) or
