@@ -12,6 +12,7 @@
 ## (proc.time has 1 ms resolution). Total runtime: about 20-40 seconds.
 
 suppressPackageStartupMessages(library(riemdp))
+source(file.path("bench", "ensure-package.R"))
 options(width = 160)
 
 t_start <- proc.time()[["elapsed"]]
@@ -210,23 +211,7 @@ cat(sprintf("    per-point plain R timed on 10^5 points (%.0f ms) and scaled by 
 ## against vectorised R with acos and against manifold::distance (points as
 ## the columns of a 3 x n matrix)
 t_a_acos <- time_median(function() pr_sphere_dist_acos(pa, Qa), reps = 7L)
-manifold_ok <- requireNamespace("manifold", quietly = TRUE)
-if (!manifold_ok) {
-  lib <- Find(function(l) file.access(l, 2L) == 0L, .libPaths())
-  if (is.null(lib)) {
-    lib <- Sys.getenv("R_LIBS_USER")
-    dir.create(lib, recursive = TRUE, showWarnings = FALSE)
-    .libPaths(c(lib, .libPaths()))
-  }
-  cat("    installing the CRAN package 'manifold' for the comparison ...\n")
-  # Judged by whether it loads afterwards: install.packages() also warns on
-  # harmless index look-ups that fall back (e.g. a missing PACKAGES.rds).
-  manifold_ok <- tryCatch({
-    suppressWarnings(utils::install.packages("manifold", lib = lib, quiet = TRUE))
-    requireNamespace("manifold", quietly = TRUE)
-  }, error = function(e) FALSE)
-  if (!manifold_ok) manifold_ok <- requireNamespace("manifold", quietly = TRUE)
-}
+manifold_ok <- ensure_package("manifold", indent = "    ")
 if (manifold_ok) {
   mfd_sphere <- manifold::createM("Sphere")
   QaT <- t(Qa)

@@ -61,6 +61,7 @@
 ## first time.
 
 suppressPackageStartupMessages(library(riemdp))
+source(file.path("bench", "ensure-package.R"))
 options(width = 200)
 
 t_start <- proc.time()[["elapsed"]]
@@ -806,24 +807,8 @@ if (have_rats) {
 ## ===========================================================================
 ## GeodRegr (CRAN), installed if missing
 ## ===========================================================================
-geodregr_ok <- requireNamespace("GeodRegr", quietly = TRUE)
-if (!geodregr_ok) {
-  lib <- Find(function(l) file.access(l, 2L) == 0L, .libPaths())
-  if (is.null(lib)) {
-    lib <- Sys.getenv("R_LIBS_USER")
-    dir.create(lib, recursive = TRUE, showWarnings = FALSE)
-    .libPaths(c(lib, .libPaths()))
-  }
-  cat("installing the CRAN package 'GeodRegr' for the comparison ...\n")
-  # Judged by whether it loads afterwards (install.packages() also warns on
-  # harmless index look-ups that fall back).
-  geodregr_ok <- tryCatch({
-    suppressWarnings(utils::install.packages("GeodRegr", lib = lib, quiet = TRUE))
-    requireNamespace("GeodRegr", quietly = TRUE)
-  }, error = function(e) FALSE)
-  if (!geodregr_ok) geodregr_ok <- requireNamespace("GeodRegr", quietly = TRUE)
-  if (!geodregr_ok) cat("package 'GeodRegr' not available: that comparison is skipped\n")
-}
+geodregr_ok <- ensure_package("GeodRegr")
+if (!geodregr_ok) cat("package 'GeodRegr' not available: that comparison is skipped\n")
 ## geo_reg with loss "l2" on centred x; data as columns (sphere: 3 x n real;
 ## kendall: k x n complex preshapes). Returns the footpoint (at x = mean) and
 ## the shooting vector.
