@@ -77,8 +77,14 @@
 #'   [sensitivity_geodesic_regression()].
 #' @param control Settings of the Metropolis-Hastings chain
 #'   ([mcmc_control()]): the draw is the state after `burn_in + n_iter`
-#'   iterations; `step` is the footpoint's step (the shooting vector's is
-#'   twice that), by default \eqn{\min(\sigma, radius/2)}.
+#'   iterations (by default 10000 + 5000: the chain must travel from the
+#'   public start to where the density concentrates, and the step adapted
+#'   on the way is too long at first; check convergence on public or
+#'   simulated data with `diagnostics = TRUE` and longer chains). `step` is
+#'   the initial common scale of the proposal, by default
+#'   \eqn{\min(\sigma, radius/4, \tau_m/8)}; the proposal mixes its
+#'   footpoint and shooting parts by the inverse Gram matrix of a uniform
+#'   design on \eqn{[0, 1]}, a public preconditioner.
 #' @param diagnostics If `TRUE`, the release also holds the chain's
 #'   diagnostics (acceptance rate, adapted step, effective sample size of the
 #'   log density over the kept iterations): they depend on the data beyond
@@ -112,7 +118,7 @@
 #' @export
 dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center, radius,
                                    scheme = c("joint", "paper"), split = 0.5, bound = c("poster", "jacobi"),
-                                   control = mcmc_control(), diagnostics = FALSE) {
+                                   control = mcmc_control(n_iter = 5000L, burn_in = 10000L), diagnostics = FALSE) {
   call <- call_without_data(match.call(), c("x", "Y"), "dp_geodesic_regression")
   check_manifold(M, call)
   scheme <- arg_match(scheme, c("joint", "paper"), "scheme", call)
@@ -434,8 +440,8 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' coef(lm(dist ~ speed, cars))
 #' predict(rel, data.frame(speed = c(10, 20)))
 #' @export
-dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max, control = mcmc_control(),
-                                 diagnostics = FALSE) {
+dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
+                                 control = mcmc_control(n_iter = 5000L, burn_in = 10000L), diagnostics = FALSE) {
   call <- call_without_data(match.call(), "data", "dp_linear_regression")
   if (!inherits(formula, "formula")) abort("`formula` must be a model formula, e.g. y ~ x", call)
   if (!is.data.frame(data)) abort("`data` must be a data frame", call)
