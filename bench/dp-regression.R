@@ -98,7 +98,7 @@ sim_data <- function(n) {
   list(x = x, Y = Y / sqrt(rowSums(Y^2)))
 }
 ## sigma = 2 Delta_joint / epsilon (R/dp-regression.R); ::: until NAMESPACE exports it
-sigma_joint <- function(n) 2 * riemdp:::sensitivity_geodesic_regression(S2, n, tau, tau_m)[["joint"]] / epsilon
+sigma_joint <- function(n) 2 * sensitivity_geodesic_regression(S2, n, tau, tau_m)[["joint"]] / epsilon
 A_mix <- riemdp:::proposal_mixing(1L)        # public preconditioner (R/dp-regression.R)
 
 ## ---------------------------------------------------------------------------
