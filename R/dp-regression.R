@@ -77,7 +77,7 @@
 #'   [sensitivity_geodesic_regression()].
 #' @param control Settings of the Metropolis-Hastings chain
 #'   ([mcmc_control()]): the draw is the state after `burn_in + n_iter`
-#'   iterations (by default 10000 + 5000: the chain must travel from the
+#'   iterations (by default 5000 + 5000: the chain must travel from the
 #'   public start to where the density concentrates, and the step adapted
 #'   on the way is too long at first; check convergence on public or
 #'   simulated data with `diagnostics = TRUE` and longer chains). `step` is
@@ -118,7 +118,7 @@
 #' @export
 dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center, radius,
                                    scheme = c("joint", "paper"), split = 0.5, bound = c("poster", "jacobi"),
-                                   control = mcmc_control(n_iter = 5000L, burn_in = 10000L), diagnostics = FALSE) {
+                                   control = mcmc_control(n_iter = 5000L, burn_in = 5000L), diagnostics = FALSE) {
   call <- call_without_data(match.call(), c("x", "Y"), "dp_geodesic_regression")
   check_manifold(M, call)
   scheme <- arg_match(scheme, c("joint", "paper"), "scheme", call)
@@ -441,7 +441,7 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' predict(rel, data.frame(speed = c(10, 20)))
 #' @export
 dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
-                                 control = mcmc_control(n_iter = 5000L, burn_in = 10000L), diagnostics = FALSE) {
+                                 control = mcmc_control(n_iter = 5000L, burn_in = 5000L), diagnostics = FALSE) {
   call <- call_without_data(match.call(), "data", "dp_linear_regression")
   if (!inherits(formula, "formula")) abort("`formula` must be a model formula, e.g. y ~ x", call)
   if (!is.data.frame(data)) abort("`data` must be a data frame", call)
