@@ -32,6 +32,12 @@
 #' density trace) depend on the data and are returned only with
 #' `diagnostics = TRUE`, outside the guarantee.
 #'
+#' When \eqn{n\epsilon} is small the density is nearly flat (with clipped
+#' residuals its largest contrast over the domain is of order
+#' \eqn{n\epsilon/(4\sqrt2)} nats), and the release is then close to a
+#' uniform draw on the public domain: choose the domain as small as public
+#' knowledge allows.
+#'
 #' **What it estimates.** A KNG with residuals clipped to norm \eqn{\tau} is
 #' the KNG of the Huber-type loss \eqn{\rho_\tau(d) = d^2/2} for
 #' \eqn{d \le \tau} and \eqn{\tau d - \tau^2/2} beyond: the release
@@ -81,8 +87,9 @@
 #'   public start to where the density concentrates, and the step adapted
 #'   on the way is too long at first; check convergence on public or
 #'   simulated data with `diagnostics = TRUE` and longer chains). `step` is
-#'   the initial common scale of the proposal, by default
-#'   \eqn{\min(\sigma, radius/4, \tau_m/8)}; the proposal mixes its
+#'   the initial common scale of the proposal, by default the public
+#'   \eqn{\min(radius/4, \tau_m/8)}, which burn-in shrinks (a step that
+#'   starts too small leaves the chain stuck where it started); the proposal mixes its
 #'   footpoint and shooting parts by the inverse Gram matrix of a uniform
 #'   design on \eqn{[0, 1]}, a public preconditioner.
 #' @param diagnostics If `TRUE`, the release also holds the chain's
@@ -151,7 +158,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   if (scheme == "joint") {
     sigma <- 2 * sens[["joint"]] / epsilon
     if (!is.finite(sigma)) abort(sprintf("`epsilon` = %s is too small: sigma = 2 Delta / epsilon overflows", format(epsilon)), call)
-    if (is.null(ctl$step)) ctl$step <- min(sigma, radius / 4, tau_m / 8)
+    if (is.null(ctl$step)) ctl$step <- min(radius / 4, tau_m / 8)  # public; burn-in shrinks it
     # The data enter only here, through the mechanism's target.
     res <- core_call(samp_mh_regression(M, S, U, sigma, tau, C$x, radius, tau_m, "joint", proposal_mixing(1L), C$x,
                                         zero, NULL, NULL, 1L, mcmc_settings(ctl)), call)
@@ -480,7 +487,7 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   if (!is.finite(sigma)) abort(sprintf("`epsilon` = %s is too small: sigma = 2 Delta / epsilon overflows", format(epsilon)), call)
   ctl <- control
   ctl$thin <- control$n_iter
-  if (is.null(ctl$step)) ctl$step <- min(sigma, beta_max / 8)
+  if (is.null(ctl$step)) ctl$step <- beta_max / 8  # public; burn-in shrinks it
   S <- list(x = as.double(y), n = n, by_row = TRUE)
   storage.mode(U) <- "double"
   res <- core_call(samp_mh_regression(E1, S, unname(U), sigma, tau, 0, beta_max, beta_max, "joint",
