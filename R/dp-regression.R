@@ -372,9 +372,9 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
       diff(x$x_range) + x$x_range[1]
   } else {
     covariate <- seq(x$x_range[1], x$x_range[2], length.out = 50L)
-    Y <- predict(x, covariate)
+    Y <- stats::predict(x, covariate)
   }
-  fitted <- predict(x, covariate)
+  fitted <- stats::predict(x, covariate)
   pseudo <- structure(list(manifold = M, footpoint = x$footpoint, shooting = x$shooting,
                            x = matrix(covariate, ncol = 1L, dimnames = list(NULL, "x")), data = Y,
                            fitted.values = fitted, n = length(covariate), m = 1L, r_squared = NA_real_,
