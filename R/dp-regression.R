@@ -151,8 +151,12 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   n <- S$n
   U <- map_to_unit(x, x_range, n, "x", call)
   sens <- regression_sensitivity(M, n, tau, tau_m, bound, m = 1L, call = call)
+  # A release is the state after burn_in + n_iter iterations; with
+  # diagnostics the chain keeps every state after burn-in (the same chain:
+  # thinning only selects what is returned) for the effective sample size.
   ctl <- control
-  ctl$thin <- control$n_iter  # a release is the state after burn_in + n_iter iterations
+  ctl$thin <- if (diagnostics) 1L else control$n_iter
+  keep <- if (diagnostics) control$n_iter else 1L
   zero <- matrix(0, M$ambient, 1L)
   by_row <- is.null(M$point_shape)
   if (scheme == "joint") {
@@ -161,7 +165,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
     if (is.null(ctl$step)) ctl$step <- min(radius / 4, tau_m / 8)  # public; burn-in shrinks it
     # The data enter only here, through the mechanism's target.
     res <- core_call(samp_mh_regression(M, S, U, sigma, tau, C$x, radius, tau_m, "joint", proposal_mixing(1L), C$x,
-                                        zero, NULL, NULL, 1L, mcmc_settings(ctl)), call)
+                                        zero, NULL, NULL, keep, mcmc_settings(ctl)), call)
     chains <- list(joint = res)
   } else {
     sigma <- c(footpoint = sens[["footpoint"]] / (split * epsilon),
@@ -172,18 +176,19 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
     c1 <- ctl
     if (is.null(c1$step)) c1$step <- min(sigma[["footpoint"]], radius / 2)
     res1 <- core_call(samp_mh_regression(M, S, U, sigma[["footpoint"]], tau, C$x, radius, tau_m, "footpoint", diag(2),
-                                         C$x, zero, fit$footpoint, fit$shooting, 1L, mcmc_settings(c1)), call)
-    p_private <- as.double(res1$footpoints)
+                                         C$x, zero, fit$footpoint, fit$shooting, keep, mcmc_settings(c1)), call)
+    p_private <- chain_last_state(res1, M$ambient, keep)$p
     c2 <- ctl
     if (is.null(c2$step)) c2$step <- min(sigma[["shooting"]], tau_m / 2)
     res2 <- core_call(samp_mh_regression(M, S, U, sigma[["shooting"]], tau, C$x, radius, tau_m, "shooting", diag(2),
-                                         p_private, zero, NULL, NULL, 1L, mcmc_settings(c2)), call)
+                                         p_private, zero, NULL, NULL, keep, mcmc_settings(c2)), call)
     res <- res2
     chains <- list(footpoint = res1, shooting = res2)
     rm(fit)
   }
-  p_range <- as.double(res$footpoints)
-  v_range <- matrix(res$shooting, M$ambient, 1L)
+  last <- chain_last_state(res, M$ambient, keep)
+  p_range <- last$p
+  v_range <- last$V
   if (M$type == "kendall") {
     # The chain's preshape carries a rotation picked up along its path (the
     # holonomy of horizontal steps): report (p, v) rotated into optimal
@@ -200,7 +205,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   # Post-processing: the same geodesic at x = 0, per unit of x.
   w <- x_range[2] - x_range[1]
   at0 <- core_call(stat_regression_rebase(M, p_range, v_range, -x_range[1] / w), call)
-  diag_out <- if (diagnostics) lapply(chains, function(r) list(acceptance = r$acceptance, step = r$step)) else NULL
+  diag_out <- if (diagnostics) lapply(chains, chain_diagnostics) else NULL
   structure(list(footpoint = from_values(M, at0$footpoint, 1L, TRUE, center),
                  shooting = from_values(M, as.double(at0$shooting) / w, 1L, TRUE, center),
                  footpoint_range = from_values(M, p_range, 1L, TRUE, center),
@@ -228,6 +233,21 @@ proposal_mixing <- function(m) {
   H[1L, 1L] <- 1
   diag(H)[-1L] <- 1 / 3
   solve(H)
+}
+
+# The last kept state of samp_mh_regression(): footpoints are `keep` rows of
+# D, shooting vectors D x m blocks.
+chain_last_state <- function(res, D, keep) {
+  P <- matrix(res$footpoints, keep, D)
+  m <- length(res$shooting) / (D * keep)
+  list(p = P[keep, ], V = matrix(res$shooting[(keep - 1L) * D * m + seq_len(D * m)], D, m))
+}
+
+# Acceptance rate, adapted step and the effective sample size of the log
+# density over the kept iterations (data-dependent: outside the guarantee).
+chain_diagnostics <- function(res) {
+  list(acceptance = res$acceptance, step = res$step,
+       ess = if (length(res$trace) > 1L) effective_size(res$trace) else NA_real_, iterations = length(res$trace))
 }
 
 # A public range c(lower, upper), finite, lower < upper.
@@ -280,13 +300,17 @@ print.riemdp_regression_release <- function(x, digits = max(3L, getOption("digit
   print(x$footpoint, digits = digits)
   cat("Private shooting vector (per unit of x):\n")
   print(x$shooting, digits = digits)
-  if (!is.null(x$diagnostics)) {
-    cat("Chain diagnostics (data-dependent, outside the guarantee):\n")
-    for (nm in names(x$diagnostics))
-      cat(sprintf("  %s chain: acceptance %s, step %s\n", nm, format(x$diagnostics[[nm]]$acceptance, digits = 3),
-                  format(x$diagnostics[[nm]]$step, digits = 3)))
-  }
+  print_chain_diagnostics(x$diagnostics)
   invisible(x)
+}
+
+print_chain_diagnostics <- function(d) {
+  if (is.null(d)) return(invisible(NULL))
+  cat("Chain diagnostics (data-dependent, outside the guarantee):\n")
+  for (nm in names(d))
+    cat(sprintf("  %s chain: acceptance %s, step %s, effective sample size %s of %d iterations (log density)\n", nm,
+                format(d[[nm]]$acceptance, digits = 3), format(d[[nm]]$step, digits = 3),
+                format(d[[nm]]$ess, digits = 3), d[[nm]]$iterations))
 }
 
 #' @export
@@ -486,13 +510,15 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   sigma <- 2 * sens[["joint"]] / epsilon
   if (!is.finite(sigma)) abort(sprintf("`epsilon` = %s is too small: sigma = 2 Delta / epsilon overflows", format(epsilon)), call)
   ctl <- control
-  ctl$thin <- control$n_iter
+  ctl$thin <- if (diagnostics) 1L else control$n_iter  # as in dp_geodesic_regression()
+  keep <- if (diagnostics) control$n_iter else 1L
   if (is.null(ctl$step)) ctl$step <- beta_max / 8  # public; burn-in shrinks it
   S <- list(x = as.double(y), n = n, by_row = TRUE)
   storage.mode(U) <- "double"
   res <- core_call(samp_mh_regression(E1, S, unname(U), sigma, tau, 0, beta_max, beta_max, "joint",
-                                      proposal_mixing(m), 0, matrix(0, 1L, m), NULL, NULL, 1L, mcmc_settings(ctl)), call)
-  theta_u <- c(as.double(res$footpoints), as.double(res$shooting))
+                                      proposal_mixing(m), 0, matrix(0, 1L, m), NULL, NULL, keep, mcmc_settings(ctl)), call)
+  last <- chain_last_state(res, 1L, keep)
+  theta_u <- c(last$p, as.double(last$V))
   slopes <- theta_u[-1L] / (R[2L, ] - R[1L, ])
   coefficients <- c(theta_u[1L] - sum(slopes * R[1L, ]), slopes)
   names(coefficients) <- c("(Intercept)", colnames(X))
@@ -500,7 +526,7 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
                  tau = tau, x_range = R, beta_max = beta_max, n = n, m = m, terms = stats::delete.response(tt),
                  guarantee = "epsilon-DP", sampler = "mh",
                  control = unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
-                 diagnostics = if (diagnostics) list(joint = list(acceptance = res$acceptance, step = res$step)) else NULL,
+                 diagnostics = if (diagnostics) list(joint = chain_diagnostics(res)) else NULL,
                  call = call),
             class = c("riemdp_linear_release", "riemdp_release"))
 }
@@ -538,6 +564,7 @@ print.riemdp_linear_release <- function(x, digits = max(3L, getOption("digits") 
   cat(strwrap(paste("Guarantee:", linear_guarantee_sentence(x)), exdent = 2), sep = "\n")
   cat("Private coefficients:\n")
   print(x$coefficients, digits = digits)
+  print_chain_diagnostics(x$diagnostics)
   invisible(x)
 }
 

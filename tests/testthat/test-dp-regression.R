@@ -880,3 +880,37 @@ test_that("default-control releases reach the KNG's mode from the public start (
   slopes <- replicate(40, coef(dp_linear_regression(y ~ x, d, epsilon = 10, tau = 1, x_range = c(0, 1), beta_max = 20))[[2]])
   expect_equal(sum(abs(slopes - coef(lm(y ~ x, d))[[2]]) > 1), 0)  # burn_in = 20000: 0 of 40; default: 10 of 40
 })
+
+test_that("diagnostics = TRUE runs the same chain (same draw) and adds acceptance, step and effective sample size", {
+  S2 <- manifold_sphere(2)
+  set.seed(11)
+  n <- 30
+  x <- runif(n)
+  Y <- riem_project(S2, riem_geodesic(S2, c(0, 0, 1), c(0.3, 0.2, 0), x) + matrix(rnorm(3 * n, sd = 0.02), n))
+  ctl <- mcmc_control(n_iter = 400, burn_in = 400)
+  for (scheme in c("joint", "paper")) {
+    set.seed(5)
+    a <- dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1), center = c(0, 0, 1),
+                                radius = 0.5, scheme = scheme, control = ctl)
+    set.seed(5)
+    b <- dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1), center = c(0, 0, 1),
+                                radius = 0.5, scheme = scheme, control = ctl, diagnostics = TRUE)
+    expect_identical(coef(a), coef(b))
+    expect_null(a$diagnostics)
+    for (d in b$diagnostics) {
+      expect_gt(d$acceptance, 0)
+      expect_lte(d$acceptance, 1)
+      expect_gt(d$ess, 0)
+      expect_lte(d$ess, 400 + 1e-9)
+      expect_identical(d$iterations, 400L)
+    }
+    expect_output(print(b), "effective sample size")
+  }
+  set.seed(2)
+  l1 <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200, control = ctl)
+  set.seed(2)
+  l2 <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200, control = ctl,
+                             diagnostics = TRUE)
+  expect_identical(coef(l1), coef(l2))
+  expect_output(print(l2), "outside the guarantee")
+})
