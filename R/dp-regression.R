@@ -146,8 +146,9 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   if (!(radius <= M$inj))
     abort(sprintf("`radius` = %s must be at most the injectivity radius %s of %s", format(radius), format(M$inj, digits = 6),
                   manifold_label(M)), call)
-  if (M$type %in% c("spd", "hyperbolic")) check_ball_resolved(M, C, radius + tau_m, call)
+  if (M$type %in% c("spd", "hyperbolic")) check_ball_resolved(M, C, radius + tau_m, call, "the fitted geodesics")
   S <- release_points(M, Y, call, "Y")
+  check_squares_representable(M, S, list(tau = tau, tau_m = tau_m, radius = radius), call)
   n <- S$n
   U <- map_to_unit(x, x_range, n, "x", call)
   sens <- regression_sensitivity(M, n, tau, tau_m, bound, m = 1L, call = call)
@@ -158,7 +159,6 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   ctl$thin <- if (diagnostics) 1L else control$n_iter
   keep <- if (diagnostics) control$n_iter else 1L
   zero <- matrix(0, M$ambient, 1L)
-  by_row <- is.null(M$point_shape)
   if (scheme == "joint") {
     sigma <- 2 * sens[["joint"]] / epsilon
     if (!is.finite(sigma)) abort(sprintf("`epsilon` = %s is too small: sigma = 2 Delta / epsilon overflows", format(epsilon)), call)
@@ -250,10 +250,22 @@ chain_diagnostics <- function(res) {
        ess = if (length(res$trace) > 1L) effective_size(res$trace) else NA_real_, iterations = length(res$trace))
 }
 
+# Norms are computed from squares: public scales and, on euclidean, the data
+# beyond 1e150 would overflow them (residual norms Inf, clipped gradients 0,
+# a chain that cannot move). Errors name no data value.
+check_squares_representable <- function(M, S, public, call, what = "`Y`") {
+  big <- 1e150
+  for (a in names(public))
+    if (public[[a]] > big) abort(sprintf("`%s` must be at most %g: squared distances beyond it overflow double precision; rescale the data", a, big), call)
+  if (M$type == "euclidean" && any(abs(S$x) > big))
+    abort(sprintf("%s has values beyond %g in magnitude: squared distances overflow double precision; rescale the data", what, big), call)
+  invisible(TRUE)
+}
+
 # A public range c(lower, upper), finite, lower < upper.
 check_range <- function(r, arg, call) {
-  if (!is.numeric(r) || length(r) != 2L || !all(is.finite(r)) || !(r[1] < r[2]))
-    abort(sprintf("`%s` must be c(lower, upper): two finite numbers with lower < upper", arg), call)
+  if (!is.numeric(r) || length(r) != 2L || !all(is.finite(r)) || !(r[1] < r[2]) || !is.finite(r[2] - r[1]))
+    abort(sprintf("`%s` must be c(lower, upper): two finite numbers with lower < upper and a finite width", arg), call)
   as.double(r)
 }
 
@@ -514,6 +526,7 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   keep <- if (diagnostics) control$n_iter else 1L
   if (is.null(ctl$step)) ctl$step <- beta_max / 8  # public; burn-in shrinks it
   S <- list(x = as.double(y), n = n, by_row = TRUE)
+  check_squares_representable(E1, S, list(tau = tau, beta_max = beta_max), call, "the response")
   storage.mode(U) <- "double"
   res <- core_call(samp_mh_regression(E1, S, unname(U), sigma, tau, 0, beta_max, beta_max, "joint",
                                       proposal_mixing(m), 0, matrix(0, 1L, m), NULL, NULL, keep, mcmc_settings(ctl)), call)
@@ -547,7 +560,7 @@ predictor_ranges <- function(x_range, names, call) {
       x_range[, names, drop = FALSE]
     } else x_range
   } else bad()
-  if (!all(is.finite(R)) || !all(R[1L, ] < R[2L, ])) bad()
+  if (!all(is.finite(R)) || !all(R[1L, ] < R[2L, ]) || !all(is.finite(R[2L, ] - R[1L, ]))) bad()
   dimnames(R) <- list(c("lower", "upper"), names)
   R
 }

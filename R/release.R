@@ -169,7 +169,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
 # (eigenvalues of the whitened x in [e^-r, e^r]); x0 <= cosh(|center| + radius)
 # on the hyperboloid, where a point at distance a from the origin is located
 # only to about eps sinh(a). Public parameters only.
-check_ball_resolved <- function(M, C, radius, call) {
+check_ball_resolved <- function(M, C, radius, call, what = "the Fr\u00e9chet mean") {
   scale <- switch(M$type,
     spd = {
       lam <- eigen(matrix(C$x, M$k), symmetric = TRUE, only.values = TRUE)$values
@@ -178,11 +178,11 @@ check_ball_resolved <- function(M, C, radius, call) {
     hyperbolic = cosh(acosh(max(1, C$x[1])) + radius),
     1)
   if (!(.Machine$double.eps * scale <= 1e-6))
-    abort(sprintf("the public ball of radius %s around `center` reaches %s, where double precision resolves points only to a relative %s: the Fr\u00e9chet mean, and so the sensitivity bound, cannot be trusted there; use a smaller `radius` or %s",
+    abort(sprintf("the public ball of radius %s around `center` reaches %s, where double precision resolves points only to a relative %s: %s, and so the sensitivity bound, cannot be trusted there; use a smaller `radius` or %s",
                   format(radius, digits = 4),
                   if (M$type == "spd") sprintf("matrices with condition number up to %s", format(scale, digits = 3))
                   else sprintf("distance %s from the origin", format(acosh(scale), digits = 4)),
-                  format(.Machine$double.eps * scale, digits = 2),
+                  format(.Machine$double.eps * scale, digits = 2), what,
                   if (M$type == "spd") "a better-conditioned `center` (rescale the data)" else "a `center` nearer the origin (move the data by an isometry)"),
           call)
   invisible(TRUE)
