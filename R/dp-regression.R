@@ -295,10 +295,10 @@ regression_guarantee_sentence <- function(x) {
   src <- if (x$bound == "poster") "poster 001 Table 1" else "Jacobi-field bound at length tau_m"
   mh <- "a Metropolis-Hastings draw started at the public (centre, 0) (the guarantee is that of the exact law, which the chain approximates)"
   if (x$scheme == "joint")
-    return(sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on (footpoint, shooting vector) with sigma = 2*Delta/epsilon = %s, Delta = %s (footpoint %s, shooting %s; n = %d, %s); %s; %s.",
+    return(sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on (footpoint, shooting vector) with sigma = 2*Delta/epsilon = %s, Delta = %s (footpoint %s, shooting %s; n = %d, %s); %s; %s. %s",
                    format(x$epsilon, digits = 4), format(x$sigma, digits = 4), format(x$sensitivity[["joint"]], digits = 4),
                    format(x$sensitivity[["footpoint"]], digits = 4), format(x$sensitivity[["shooting"]], digits = 4),
-                   x$n, src, dom, mh))
+                   x$n, src, dom, mh, implied_mu_sentence(x$epsilon)))
   sprintf("NOT a differential-privacy guarantee: the two-step scheme of paper 000 App. A (epsilon = %s split %s / %s, sigma = Delta/epsilon = %s / %s, Delta from %s) samples the footpoint given the non-private fitted shooting vector, which changes with the data, so the footpoint step's bound does not hold, and sigma = Delta/epsilon ignores the data-dependent normalising constant; use scheme = \"joint\" for a guarantee; %s; %s.",
           format(x$epsilon, digits = 4), format(x$split * x$epsilon, digits = 4), format((1 - x$split) * x$epsilon, digits = 4),
           format(x$sigma[["footpoint"]], digits = 4), format(x$sigma[["shooting"]], digits = 4), src, dom, mh)
@@ -566,9 +566,9 @@ predictor_ranges <- function(x_range, names, call) {
 }
 
 linear_guarantee_sentence <- function(x) {
-  sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on the %d coefficients with sigma = 2*Delta/epsilon = %s, Delta = 2*tau*sqrt(1 + m)/n = %s (n = %d, tau = %s, m = %d); public domain: predictors in `x_range`, |fit at the lower corner| and |change across each range| <= beta_max = %s; a Metropolis-Hastings draw started at 0 (the guarantee is that of the exact law, which the chain approximates).",
+  sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on the %d coefficients with sigma = 2*Delta/epsilon = %s, Delta = 2*tau*sqrt(1 + m)/n = %s (n = %d, tau = %s, m = %d); public domain: predictors in `x_range`, |fit at the lower corner| and |change across each range| <= beta_max = %s; a Metropolis-Hastings draw started at 0 (the guarantee is that of the exact law, which the chain approximates). %s",
           format(x$epsilon, digits = 4), x$m + 1L, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4),
-          x$n, format(x$tau, digits = 4), x$m, format(x$beta_max, digits = 4))
+          x$n, format(x$tau, digits = 4), x$m, format(x$beta_max, digits = 4), implied_mu_sentence(x$epsilon))
 }
 
 #' @export

@@ -17,10 +17,17 @@
 #'   the data, so `"footprint_free"` is refused. Drawn by Metropolis-Hastings
 #'   started at the public centre.
 #' * `"gaussian"`: a draw from the Riemannian Gaussian law with footprint the
-#'   Fréchet mean and the rate `sigma` you give (Jiang et al. 2023); it is
-#'   \eqn{\mu}-GDP with \eqn{\mu} a function of \eqn{\Delta/\sigma} (exactly
-#'   \eqn{\Delta/\sigma} on Euclidean space). This version reports \eqn{\Delta}
-#'   and \eqn{\sigma}; the \eqn{\mu}-accounting functions arrive separately.
+#'   Fréchet mean (Jiang et al. 2023). Give the target `mu`: the rate is the
+#'   smallest \eqn{\sigma} whose release is \eqn{\mu}-GDP,
+#'   [gdp_sigma()]`(M, mu, Delta)`. Or give `sigma`: the release then reports
+#'   the \eqn{\mu} it achieves, [gdp_mu()]`(M, sigma, Delta)` (exactly
+#'   \eqn{\Delta/\sigma} on Euclidean space). Both need constant curvature
+#'   (Thm 4.1: euclidean, sphere, hyperbolic); on spd and kendall only `sigma`
+#'   can be given and \eqn{\mu} is not computed.
+#'
+#' An \eqn{\epsilon}-DP release (Laplace, KNG) is also \eqn{\mu}-GDP with
+#' \eqn{\mu} = [gdp_from_dp()]`(epsilon)` (Dong et al. 2022); the release
+#' records that \eqn{\mu} for budgets kept in \eqn{\mu}.
 #'
 #' The data must lie in \eqn{B_r(c)}: points outside are an error
 #' (`outside = "error"`) or, with `outside = "clip"`, are moved to the boundary
@@ -56,12 +63,16 @@
 #' @param outside What to do with points outside the ball: `"error"` or `"clip"`.
 #' @param normalizer `"conservative"` (\eqn{\sigma = 2\Delta/\epsilon}) or
 #'   `"footprint_free"` (\eqn{\Delta/\epsilon}, Laplace only).
-#' @param sigma The rate of the Gaussian mechanism.
+#' @param sigma The rate of the Gaussian mechanism (give `sigma` or `mu`).
+#' @param mu The target \eqn{\mu} of the Gaussian mechanism (give `sigma` or
+#'   `mu`); \eqn{\sigma} is then [gdp_sigma()]`(M, mu, Delta)`.
 #' @param method Sampler for the Laplace and Gaussian laws, as in [riem_rlaplace()].
 #' @param control Settings for Metropolis-Hastings ([mcmc_control()]).
 #' @return An object of class `c("riemdp_frechet_release", "riemdp_release")`:
 #'   `estimate` (the private point), `manifold`, `mechanism`, `guarantee`
-#'   (`"epsilon-DP"` or `"mu-GDP"`), `epsilon`, `sigma`, `sensitivity`,
+#'   (`"epsilon-DP"` or `"mu-GDP"`), `epsilon`, `mu` (the Gaussian's
+#'   \eqn{\mu}, `NA` where it needs constant curvature; for
+#'   \eqn{\epsilon}-DP releases the \eqn{\mu} it implies), `sigma`, `sensitivity`,
 #'   `normalizer`, `n`, `radius`, `center`, `outside`, `sampler`
 #'   (`"exact"`, `"mh"` or `"eigen-mh"`), `control` and `call`.
 #'   Methods: `print()`, `summary()`, `coef()`.
@@ -74,10 +85,12 @@
 #' rel <- dp_frechet_mean(S2, X, epsilon = 1, radius = pi / 8, center = north)
 #' rel
 #' coef(rel)
+#' # the Gaussian mechanism at a target mu: sigma comes from gdp_sigma()
+#' dp_frechet_mean(S2, X, radius = pi / 8, center = north, mechanism = "gaussian", mu = 1)
 #' @export
 dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplace", "kng", "gaussian"),
                             outside = c("error", "clip"), normalizer = c("conservative", "footprint_free"),
-                            sigma = NULL, method = c("auto", "exact", "mh"), control = mcmc_control()) {
+                            sigma = NULL, mu = NULL, method = c("auto", "exact", "mh"), control = mcmc_control()) {
   # Every error of a release is raised with this call, which holds no data.
   call <- call_without_data(match.call(), "X")
   check_manifold(M, call)
@@ -95,10 +108,13 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   if (mechanism == "gaussian") {
     if (!missing(epsilon) && !is.null(epsilon))
       abort("`epsilon` is not used by the Gaussian mechanism: its guarantee is mu-GDP and its noise is set by `sigma`; drop `epsilon`, or use mechanism = \"laplace\" or \"kng\" for epsilon-DP", call)
-    if (is.null(sigma)) abort("the Gaussian mechanism needs `sigma`, the rate of the Riemannian Gaussian law", call)
-    sigma <- check_positive(sigma, "sigma", call)
+    if (is.null(sigma) == is.null(mu))
+      abort("the Gaussian mechanism needs exactly one of `mu` (the target mu-GDP; sigma is then calibrated by gdp_sigma()) and `sigma` (the rate of the Riemannian Gaussian law)", call)
+    if (!is.null(sigma)) sigma <- check_positive(sigma, "sigma", call)
+    if (!is.null(mu)) mu <- check_positive(mu, "mu", call)
     epsilon <- NA_real_
   } else {
+    if (!is.null(mu)) abort(sprintf("`mu` sets the Gaussian mechanism's rate; the %s mechanism's budget is `epsilon`", mechanism), call)
     if (missing(epsilon)) abort(sprintf("the %s mechanism needs `epsilon`, the privacy budget (a single finite number > 0)", mechanism), call)
     epsilon <- check_positive(epsilon, "epsilon", call)
     if (!is.null(sigma)) abort("`sigma` is set from `epsilon` for the Laplace and KNG mechanisms; leave it NULL", call)
@@ -108,7 +124,18 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                   if (mechanism == "kng") "K-norm gradient" else "Gaussian"), call)
   Delta <- if (mechanism == "kng") sens$gradient else sens$mean
   source <- "`sigma`"
-  if (mechanism != "gaussian") {
+  if (mechanism == "gaussian") {
+    # mu and sigma from public parameters only (Delta from n and radius)
+    if (is.null(sigma)) {
+      sigma <- release_gdp(gdp_sigma(M, mu, Delta), call)
+      source <- sprintf("sigma = gdp_sigma(M, mu = %s, Delta) = %s", format(mu, digits = 4), format(sigma, digits = 6))
+      mu <- attr(sigma, "mu") %||% mu
+      sigma <- as.double(sigma)
+    } else {
+      mu <- if (gdp_supported(M)) as.double(release_gdp(gdp_mu(M, sigma, Delta), call)) else NA_real_
+    }
+  } else {
+    mu <- gdp_from_dp(epsilon)
     factor <- if (normalizer == "conservative") 2 else 1
     sigma <- factor * Delta / epsilon
     source <- sprintf("sigma = %s*Delta/epsilon = %s (from `epsilon` = %s, `radius` = %s and n = %d)",
@@ -155,7 +182,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   estimate <- from_values(M, geom_representative(M, C, as_set(M, estimate, "estimate"), by_row), 1L, TRUE, center)
   structure(list(estimate = estimate, manifold = M, mechanism = mechanism,
                  guarantee = if (mechanism == "gaussian") "mu-GDP" else "epsilon-DP",
-                 epsilon = epsilon, sigma = sigma, sensitivity = Delta, normalizer = normalizer,
+                 epsilon = epsilon, mu = mu, sigma = sigma, sensitivity = Delta, normalizer = normalizer,
                  n = n, radius = radius, center = from_values(M, C$x, 1L, TRUE, center),
                  outside = outside, sampler = sampler,
                  control = if (sampler == "exact") NULL else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
@@ -231,18 +258,27 @@ guarantee_sentence <- function(x) {
                     mh = "a Metropolis-Hastings draw (the guarantee is that of the exact law, which the chain approximates)",
                     `eigen-mh` = "the eigen-decomposition construction with Metropolis-Hastings on the log-eigenvalues (the guarantee is that of the exact law, which the chain approximates)")
   if (x$mechanism == "gaussian") {
-    mu <- if (x$manifold$type == "euclidean") sprintf(" with mu = Delta/sigma = %s", format(x$sensitivity / x$sigma, digits = 4)) else ""
-    return(sprintf("mu-GDP%s: Riemannian Gaussian mechanism with sigma = %s and sensitivity Delta = %s (n = %d, radius %s; Reimherr et al. 2021 Thm 2, Jiang et al. 2023 Thm 3.2)%s; %s.",
-                   mu, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4), x$n, format(x$radius, digits = 4),
-                   if (nzchar(mu)) "" else "; mu is not computed by this version", sampler))
+    mu <- x$mu %||% NA_real_
+    how <- if (is.na(mu)) "" else if (x$manifold$type == "euclidean") " = Delta/sigma" else " (gdp_mu(), Jiang et al. 2023 Thm 4.1)"
+    return(sprintf("%s: Riemannian Gaussian mechanism with sigma = %s and sensitivity Delta = %s (n = %d, radius %s; Reimherr et al. 2021 Thm 2, Jiang et al. 2023 Thm 3.2)%s; %s.",
+                   if (is.na(mu)) "mu-GDP" else sprintf("%s-GDP with mu%s", format(mu, digits = 4), how),
+                   format(x$sigma, digits = 4), format(x$sensitivity, digits = 4), x$n, format(x$radius, digits = 4),
+                   if (is.na(mu)) sprintf("; mu is not computed on %s: it needs constant curvature (Thm 4.1)", x$manifold$type) else "",
+                   sampler))
   }
   mech <- if (x$mechanism == "laplace") "Riemannian Laplace mechanism" else "K-norm gradient mechanism"
   factor <- if (x$normalizer == "conservative") "2*Delta/epsilon" else "Delta/epsilon (footprint-free normaliser)"
-  sprintf("%s-DP (pure epsilon-DP): %s with sigma = %s = %s, sensitivity Delta = %s from n = %d and radius %s (%s); %s.",
+  sprintf("%s-DP (pure epsilon-DP): %s with sigma = %s = %s, sensitivity Delta = %s from n = %d and radius %s (%s); %s. %s",
           format(x$epsilon, digits = 4), mech, factor, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4),
           x$n, format(x$radius, digits = 4),
           if (x$mechanism == "laplace") "Reimherr et al. 2021 Thm 1-2" else "gradient sensitivity, Reimherr et al. 2021 suppl. Lemma 1",
-          sampler)
+          sampler, implied_mu_sentence(x$epsilon))
+}
+
+# The mu-GDP that a pure epsilon-DP release implies (Dong et al. 2022), for
+# budgets kept in mu.
+implied_mu_sentence <- function(epsilon) {
+  sprintf("It is also %s-GDP (gdp_from_dp(epsilon)).", format(gdp_from_dp(epsilon), digits = 4))
 }
 
 #' @export
@@ -279,3 +315,13 @@ print.summary.riemdp_release <- function(x, digits = max(3L, getOption("digits")
 
 #' @export
 coef.riemdp_release <- function(object, ...) object$estimate
+
+# mu-GDP accounting (gdp_mu, gdp_sigma) needs constant curvature (Jiang et
+# al. 2023 Thm 4.1).
+gdp_supported <- function(M) M$type %in% c("euclidean", "sphere", "hyperbolic")
+
+# An accounting error inside a release, raised with the release's call (the
+# accounting sees public parameters only, so its message holds no data).
+release_gdp <- function(expr, call) {
+  tryCatch(expr, error = function(e) abort(conditionMessage(e), call))
+}
