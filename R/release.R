@@ -125,14 +125,16 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   Delta <- if (mechanism == "kng") sens$gradient else sens$mean
   source <- "`sigma`"
   if (mechanism == "gaussian") {
-    # mu and sigma from public parameters only (Delta from n and radius)
+    # mu and sigma from public parameters only (Delta from n and radius). No
+    # two footprints on a sphere are further apart than its diameter pi.
+    Delta_gdp <- if (M$type == "sphere") min(Delta, pi) else Delta
     if (is.null(sigma)) {
-      sigma <- release_gdp(gdp_sigma(M, mu, Delta), call)
+      sigma <- release_gdp(gdp_sigma(M, mu, Delta_gdp), call)
       source <- sprintf("sigma = gdp_sigma(M, mu = %s, Delta) = %s", format(mu, digits = 4), format(sigma, digits = 6))
       mu <- attr(sigma, "mu") %||% mu
       sigma <- as.double(sigma)
     } else {
-      mu <- if (gdp_supported(M)) as.double(release_gdp(gdp_mu(M, sigma, Delta), call)) else NA_real_
+      mu <- if (gdp_supported(M)) as.double(release_gdp(gdp_mu(M, sigma, Delta_gdp), call)) else NA_real_
     }
   } else {
     mu <- gdp_from_dp(epsilon)
@@ -259,9 +261,11 @@ guarantee_sentence <- function(x) {
                     `eigen-mh` = "the eigen-decomposition construction with Metropolis-Hastings on the log-eigenvalues (the guarantee is that of the exact law, which the chain approximates)")
   if (x$mechanism == "gaussian") {
     mu <- x$mu %||% NA_real_
-    how <- if (is.na(mu)) "" else if (x$manifold$type == "euclidean") " = Delta/sigma" else " (gdp_mu(), Jiang et al. 2023 Thm 4.1)"
+    how <- if (x$manifold$type == "euclidean") sprintf("Delta/sigma = %s", format(mu, digits = 4))
+           else sprintf("%s (gdp_mu(), Jiang et al. 2023 Thm 4.1%s)", format(mu, digits = 4),
+                        if (x$sensitivity > pi && x$manifold$type == "sphere") ", with Delta capped at pi, the sphere's diameter" else "")
     return(sprintf("%s: Riemannian Gaussian mechanism with sigma = %s and sensitivity Delta = %s (n = %d, radius %s; Reimherr et al. 2021 Thm 2, Jiang et al. 2023 Thm 3.2)%s; %s.",
-                   if (is.na(mu)) "mu-GDP" else sprintf("%s-GDP with mu%s", format(mu, digits = 4), how),
+                   if (is.na(mu)) "mu-GDP" else sprintf("mu-GDP with mu = %s", how),
                    format(x$sigma, digits = 4), format(x$sensitivity, digits = 4), x$n, format(x$radius, digits = 4),
                    if (is.na(mu)) sprintf("; mu is not computed on %s: it needs constant curvature (Thm 4.1)", x$manifold$type) else "",
                    sampler))

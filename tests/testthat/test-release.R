@@ -2,7 +2,7 @@
 # printed guarantees, sigma from epsilon, the KNG and Gaussian mechanisms,
 # points outside the ball, and bad input.
 
-release_fields <- c("estimate", "manifold", "mechanism", "guarantee", "epsilon", "sigma", "sensitivity",
+release_fields <- c("estimate", "manifold", "mechanism", "guarantee", "epsilon", "mu", "sigma", "sensitivity",
                     "normalizer", "n", "radius", "center", "outside", "sampler", "control", "call")
 
 # Every numeric vector inside x (list elements, attributes, call arguments),
@@ -224,10 +224,11 @@ test_that("Gaussian mechanism on Euclidean space: mu = Delta/sigma is stated", {
   z <- sweep(est, 2, colMeans(X)) / 0.5
   p <- suppressWarnings(ks.test(as.vector(z), "pnorm")$p.value)
   expect(p > 0.001, sprintf("Euclidean Gaussian release: KS of standardised coordinates p %.3g", p))
-  # on the sphere, no mu is claimed by this version
+  # on the sphere, mu comes from gdp_mu() (test-release-gdp.R), not Delta/sigma
   S2 <- manifold_sphere(2)
   rel <- dp_frechet_mean(S2, rbind(c(0, 0, 1)), radius = 0.3, center = c(0, 0, 1), mechanism = "gaussian", sigma = 0.3)
-  expect_false(grepl("mu = ", norm_ws(capture.output(print(rel))), fixed = TRUE))
+  expect_false(grepl("Delta/sigma", norm_ws(capture.output(print(rel))), fixed = TRUE))
+  expect_match(norm_ws(capture.output(print(rel))), "(gdp_mu()", fixed = TRUE)
 })
 
 test_that("sigma = 2 Delta/epsilon (conservative) and Delta/epsilon (footprint_free)", {
