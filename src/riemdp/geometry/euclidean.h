@@ -44,6 +44,34 @@ class Euclidean : public Manifold {
     adj_w = eps;
   }
 
+  // The clipped gradient sums (Manifold::regression_gradient) in one pass:
+  // eps_i = y_i - p - V x_i, both adjoints eps_i; the residual in scratch.dist.
+  void regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                           Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                           RegressionScratch& scratch) const override {
+    const Eigen::Index m = V.cols(), is = Y.innerStride(), os = Y.outerStride();
+    if (scratch.dist.size() != d_) scratch.dist.resize(d_);
+    double* e = scratch.dist.data();
+    sum_p.setZero();
+    sum_V.setZero();
+    for (Eigen::Index i = begin; i < end; ++i) {
+      const double* yi = Y.data() + i * os;
+      double d2 = 0.0;
+      for (int k = 0; k < d_; ++k) {
+        double w = 0.0;  // w_i = V x_i, fit p + w_i
+        for (Eigen::Index j = 0; j < m; ++j) w += V(k, j) * x(i, j);
+        e[k] = yi[k * is] - (p[k] + w);
+        d2 += e[k] * e[k];
+      }
+      const double h = huber_weight(std::sqrt(d2), tau);
+      for (int k = 0; k < d_; ++k) {
+        const double he = h * e[k];
+        sum_p[k] += he;
+        for (Eigen::Index j = 0; j < m; ++j) sum_V(k, j) += x(i, j) * he;
+      }
+    }
+  }
+
   double tangent_gaussian(CVecRef, CVecRef z, VecRef out) const override {
     out = z;
     return z.norm();

@@ -13,6 +13,20 @@
 
 namespace riemdp {
 
+// The Huber-type loss of residual norm d with clip tau (DESIGN §5):
+// rho(d) = d^2/2 for d <= tau, tau d - tau^2/2 beyond; its gradient is the
+// least-squares one with the residual scaled by min(1, tau/d) (clipped to
+// norm tau). tau = Inf is least squares.
+inline double huber_loss(double d, double tau) { return d <= tau ? 0.5 * d * d : tau * d - 0.5 * tau * tau; }
+inline double huber_weight(double d, double tau) { return d <= tau ? 1.0 : tau / d; }
+
+// Buffers of Manifold::regression_gradient's default (reused from call to
+// call: no allocation once sized).
+struct RegressionScratch {
+  Mat W, adj_p, adj_w;
+  Vec dist;
+};
+
 class Manifold {
  public:
   virtual ~Manifold() = default;
@@ -192,6 +206,42 @@ class Manifold {
       adj_w.col(i) = aw;
       if (yhat) yhat->col(i) = fit;
       if (eps) eps->col(i) = e;
+    }
+  }
+
+  // The clipped gradient sums of geodesic regression over the points
+  // begin..end-1 (columns of Y, rows of the n x m covariates x), without the
+  // energy (the KNG target, DESIGN §5): with w_i = V x_i, eps_i and the adjoint
+  // Jacobi fields as in regression_residuals() and h_i = huber_weight(|eps_i|, tau),
+  //   sum_p = sum_i h_i adj_p(eps_i),  sum_V(:, j) = sum_i x_ij h_i adj_w(eps_i)
+  // (overwritten). Residuals at the cut locus as in cut_locus_safe_log().
+  // The default calls regression_residuals() on chunks of points in scratch;
+  // overridden by fused passes without buffers (sphere, euclidean).
+  virtual void regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                                   Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                                   RegressionScratch& scratch) const {
+    const int D = ambient();
+    const Eigen::Index m = V.cols(), chunk = 64;
+    if (scratch.W.rows() != D || scratch.W.cols() != chunk) {
+      scratch.W.resize(D, chunk);
+      scratch.adj_p.resize(D, chunk);
+      scratch.adj_w.resize(D, chunk);
+      scratch.dist.resize(chunk);
+    }
+    sum_p.setZero();
+    sum_V.setZero();
+    for (Eigen::Index b = begin; b < end; b += chunk) {
+      const Eigen::Index len = std::min(chunk, end - b);
+      scratch.W.leftCols(len).noalias() = V * x.middleRows(b, len).transpose();
+      const PointSet Ws(scratch.W.data(), D, len, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(D, 1));
+      const PointSet Ys(Y.data() + b * Y.outerStride(), D, len,
+                        Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(Y.outerStride(), Y.innerStride()));
+      regression_residuals(p, Ws, Ys, scratch.dist.head(len), scratch.adj_p, scratch.adj_w, nullptr, nullptr);
+      for (Eigen::Index k = 0; k < len; ++k) {
+        const double h = huber_weight(scratch.dist[k], tau);
+        sum_p += h * scratch.adj_p.col(k);
+        for (Eigen::Index j = 0; j < m; ++j) sum_V.col(j) += x(b + k, j) * (h * scratch.adj_w.col(k));
+      }
     }
   }
 

@@ -22,19 +22,39 @@ inline void unit_sphere_exp(CVecRef p, CVecRef v, VecRef out) {
 }
 
 // Log_p(q) = dist * w/|w|, w = q - <p,q>p written as (q-p) - <p,q-p>p so that
-// nearby points do not cancel; dist = 2 atan2(|q-p|, |q+p|).
-inline void unit_sphere_log(CVecRef p, CVecRef q, VecRef out) {
+// nearby points do not cancel; dist = 2 atan2(|q-p|, |q+p|). Returns false
+// at the cut locus (out unspecified), with a2 = |q-p|^2 and b2 = |q+p|^2
+// (for the distance there); templated for fixed-size vectors (hot loops).
+template <class P, class Q, class O>
+inline bool unit_sphere_log_core(const P& p, const Q& q, O& out, double& a2, double& b2) {
   out = q - p;
-  const double a = out.norm();
-  const double b = (q + p).norm();
+  a2 = out.squaredNorm();
+  b2 = (q + p).squaredNorm();
+  const double a = std::sqrt(a2), b = std::sqrt(b2);
   out -= p.dot(out) * p;
   const double nw = out.norm();
   if (nw == 0.0) {
-    if (a > b) throw domain_error("antipodal points on the sphere: the log is not defined at the cut locus");
+    if (a > b) return false;
     out.setZero();
-    return;
+    return true;
   }
   out *= num::chord_angle(a, b) / nw;
+  return true;
+}
+inline void unit_sphere_log(CVecRef p, CVecRef q, VecRef out) {
+  double a2, b2;
+  if (!unit_sphere_log_core(p, q, out, a2, b2))
+    throw domain_error("antipodal points on the sphere: the log is not defined at the cut locus");
+}
+
+// Column i of the orthonormal basis of T_p of Sphere::tangent_basis: the
+// rotation taking e_0 to q = +-p (q_0 >= 0) applied to e_{i+1},
+// (-q_{i+1}, e_i - q_{i+1} q_{1..d} / (1 + q_0)).
+template <class P, class O>
+inline void unit_sphere_basis_col(const P& p, int i, O&& out) {
+  const double sign = p(0) < 0 ? -1.0 : 1.0, c = 1.0 + sign * p(0), qi = sign * p(i + 1);
+  out(0) = -qi;
+  for (Eigen::Index j = 0; j + 1 < p.size(); ++j) out(j + 1) = (i == j ? 1.0 : 0.0) - qi * (sign * p(j + 1)) / c;
 }
 
 // asin on [-1/2, 1/2] by the rational approximation of fdlibm's e_asin.c
@@ -81,6 +101,20 @@ inline double unit_chord_angle(double a2, double b2) {
   return a2 <= b2 ? t : num::pi - t;
 }
 
+// num::chord_angle(sqrt(a2), sqrt(b2)) = 2 atan2(|q-p|, |q+p|) from the
+// squared chords a2, b2 of vectors of any norms (data within the point
+// tolerance of the sphere: the ratio of the chords sets the angle), without a
+// libm call: with phi = atan(sqrt(m/M)), m = min(a2, b2), M = max, r2 = a2 + b2,
+// sin^2(phi/2) = (m/r2) / (2 (1 + sqrt(M/r2))) <= 0.147, and asin_small
+// (unit_chord_angle_near is the case r2 = 4). Relative error ~1e-16.
+inline double chord_angle_sq(double a2, double b2) {
+  const double r2 = a2 + b2;
+  if (!(r2 > 0.0 && r2 <= 1e300)) return num::chord_angle(std::sqrt(a2), std::sqrt(b2));  // 0, Inf, NaN
+  const double m = std::min(a2, b2), M = std::max(a2, b2);
+  const double t = 4.0 * asin_small(std::sqrt((m / r2) / (2.0 * (1.0 + std::sqrt(M / r2)))));
+  return a2 <= b2 ? t : num::pi - t;
+}
+
 // d/dt [cos(tL) p + sin(tL) v/L] = -L sin(sL) p + cos(sL) v at t = s, L = |v|
 // (unit sphere; shared with Kendall's horizontal geodesics).
 inline void unit_sphere_geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) {
@@ -104,8 +138,9 @@ inline void unit_sphere_gauss_newton(CVecRef v, CVecRef x, CVecRef gp, CVecRef g
 // formed: with a = <eps, u>, u = -sin L p + cos L w/L the unit tangent at
 // the end, and the scaling c of the part orthogonal to the circle's plane,
 // a w/L + c (eps - a u) = c eps + a (1 - c cos L)/L w + c a sin L p.
-inline void sphere_adjoint(CVecRef p, CVecRef w, double L, double sL, double cL, CVecRef eps, VecRef adj_p,
-                           VecRef adj_w) {
+template <class P, class W, class E, class O1, class O2>
+inline void sphere_adjoint(const P& p, const W& w, double L, double sL, double cL, const E& eps, O1&& adj_p,
+                           O2&& adj_w) {
   const double a = cL * eps.dot(w) / L - sL * eps.dot(p);
   const double c_p = cL, c_w = L < 1e-4 ? num::sinc(L) : sL / L;  // jacobi_scaling(1, L)
   adj_p = c_p * eps + (a * (1.0 - c_p * cL) / L) * w + (c_p * a * sL) * p;
@@ -209,14 +244,29 @@ class Sphere : public Manifold {
 
   // Rotation taking e_0 to +-p applied to e_1..e_d (T_p = T_{-p}).
   Mat tangent_basis(CVecRef p) const override {
-    Vec q = p(0) < 0 ? Vec(-p) : Vec(p);
     Mat B(d_ + 1, d_);
-    const double c = 1.0 + q(0);
-    for (int i = 0; i < d_; ++i) {
-      B(0, i) = -q(i + 1);
-      for (int j = 0; j < d_; ++j) B(j + 1, i) = (i == j ? 1.0 : 0.0) - q(i + 1) * q(j + 1) / c;
-    }
+    for (int i = 0; i < d_; ++i) unit_sphere_basis_col(p, i, B.col(i));
     return B;
+  }
+
+  // The clipped gradient sums (Manifold::regression_gradient) in one pass
+  // without buffers: per point one sine and cosine of |w_i|, the log and the
+  // adjoint Jacobi fields of regression_residuals(), the Huber weight; on
+  // S^2 with fixed-size vectors.
+  void regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                           Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                           RegressionScratch& scratch) const override {
+    if (d_ == 2) {
+      Eigen::Vector3d buf[9];
+      gradient_pass(p, V, Y, x, begin, end, tau, sum_p, sum_V, buf);
+    } else {
+      const int D = d_ + 1;
+      if (scratch.W.rows() != D || scratch.W.cols() != 9) scratch.W.resize(D, 9);
+      double* b = scratch.W.data();
+      Eigen::Map<Vec> buf[9] = {{b, D}, {b + D, D}, {b + 2 * D, D}, {b + 3 * D, D}, {b + 4 * D, D},
+                                {b + 5 * D, D}, {b + 6 * D, D}, {b + 7 * D, D}, {b + 8 * D, D}};
+      gradient_pass(p, V, Y, x, begin, end, tau, sum_p, sum_V, buf);
+    }
   }
 
   // x/|x|, with |x| free of overflow and underflow (stableNorm).
@@ -296,6 +346,67 @@ class Sphere : public Manifold {
 
  private:
   int d_;
+
+  // regression_gradient() with the vectors of the pass in buf (p, w, y, fit,
+  // eps, adj_p, adj_w, sum of x_i adj_w), fixed-size or maps onto scratch
+  // memory. Per point: w_i = V x_i (m = 1: L = |x_i| |v|), the fit, eps =
+  // Log_fit(y) as unit_sphere_log_core with the angle by chord_angle_sq and
+  // |eps| taken as that angle (equal to rounding), at the cut locus
+  // cut_locus_safe_log's dist times tangent_basis(fit).col(0); eps scaled by
+  // the Huber weight (the adjoints are linear in eps), then sphere_adjoint.
+  // The same operations for every point (no early exit).
+  template <class Vt>
+  void gradient_pass(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                     Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V, Vt* buf) const {
+    Vt &p = buf[0], &w = buf[1], &y = buf[2], &fit = buf[3], &e = buf[4], &ap = buf[5], &aw = buf[6],
+       &sp = buf[7], &sv = buf[8];
+    const Eigen::Index m = V.cols(), D = d_ + 1, is = Y.innerStride(), os = Y.outerStride();
+    const double Lv = m == 1 ? V.col(0).norm() : 0.0;
+    const double max_L = 1.0 / std::numeric_limits<double>::epsilon();
+    p = p_in;
+    sp.setZero();
+    sv.setZero();
+    sum_V.setZero();
+    for (Eigen::Index i = begin; i < end; ++i) {
+      double L;
+      if (m == 1) {
+        w = x(i, 0) * V.col(0);
+        L = std::abs(x(i, 0)) * Lv;
+      } else {
+        w.noalias() = V * x.row(i).transpose();
+        L = w.norm();
+      }
+      if (!(L <= max_L))
+        throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on sphere");
+      const double sL = std::sin(L), cL = std::cos(L);
+      fit = cL * p + (L < 1e-4 ? num::sinc(L) : sL / L) * w;
+      const double* yi = Y.data() + i * os;
+      for (Eigen::Index k = 0; k < D; ++k) y(k) = yi[k * is];
+      e = y - fit;
+      const double a2 = e.squaredNorm(), b2 = (y + fit).squaredNorm();
+      e -= fit.dot(e) * fit;
+      const double nw = e.norm(), theta = chord_angle_sq(a2, b2);
+      double scale = 0.0;  // eps = scale * e
+      if (nw > 0.0) {
+        scale = theta / nw;
+      } else if (a2 > b2) {  // cut locus
+        unit_sphere_basis_col(fit, 0, e);
+        scale = theta;
+      }
+      e *= huber_weight(theta, tau) * scale;
+      if (L == 0.0) {
+        ap = e;
+        aw = e;
+      } else {
+        sphere_adjoint(p, w, L, sL, cL, e, ap, aw);
+      }
+      sp += ap;
+      if (m == 1) sv += x(i, 0) * aw;
+      else for (Eigen::Index j = 0; j < m; ++j) sum_V.col(j) += x(i, j) * aw;
+    }
+    sum_p = sp;
+    if (m == 1) sum_V.col(0) = sv;
+  }
 
   template <bool Check>
   Eigen::Index batch_dist(CVecRef p, const PointSet& X, double tol, VecRef out) const {

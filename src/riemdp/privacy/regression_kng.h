@@ -38,21 +38,22 @@ struct KNGRegressionTarget {
   double sigma, tau;
   RegressionDomain domain;
   KNGBlock block = KNGBlock::joint;
+  // Buffers of the gradient pass (the target is evaluated on one thread).
+  mutable RegressionGradientWorkspace ws{};
   // The gradient is evaluated before the domain is checked, so that every
   // call does the same work (a release's run time must not reveal how often
   // its chain, whose path depends on the data, proposes outside the domain).
   double operator()(const RegressionParameter& z) const {
-    RegressionEvaluation ev;
     try {
-      ev = regression_evaluate(M, data, z, false, tau);
+      regression_gradient(M, data, z, tau, ws);
     } catch (const domain_error&) {
       return -std::numeric_limits<double>::infinity();  // a fitted point not representable
     }
     if (!domain.contains(M, z, block != KNGBlock::footpoint)) return -std::numeric_limits<double>::infinity();
     double s = 0.0;
-    if (block != KNGBlock::shooting) s += M.inner(z.p, ev.grad_p, ev.grad_p);
+    if (block != KNGBlock::shooting) s += M.inner(z.p, ws.grad_p, ws.grad_p);
     if (block != KNGBlock::footpoint)
-      for (Eigen::Index j = 0; j < ev.grad_V.cols(); ++j) s += M.inner(z.p, ev.grad_V.col(j), ev.grad_V.col(j));
+      for (Eigen::Index j = 0; j < ws.grad_V.cols(); ++j) s += M.inner(z.p, ws.grad_V.col(j), ws.grad_V.col(j));
     return -std::sqrt(num::clamp0(s)) / sigma;
   }
 };

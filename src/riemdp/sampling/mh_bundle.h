@@ -47,8 +47,10 @@ MHResult metropolis_hastings_bundle(const Manifold& M, const LogTarget& log_f, c
   if (A.rows() != m + 1 || A.cols() != m + 1) throw domain_error("the proposal's mixing matrix must be (m + 1) x (m + 1)");
   const double inj = M.injectivity_radius();
   RegressionParameter z = z0, y = z0;
+  // All buffers allocated once (no allocation per step).
   Mat G(D, m + 1);  // isotropic N(0, I) vectors of T_p, mixed by A
-  Vec xi(D), zeta(D), buf(D), w(g), col(D);
+  const Mat At = A.transpose();  // column k: row k of A
+  Vec xi(D), zeta(D), buf(D), w(g);
   double lz = log_f(z);
   if (!std::isfinite(lz)) throw domain_error("the chain's starting point has zero target density");
   double log_step = std::log(set.step);
@@ -62,11 +64,11 @@ MHResult metropolis_hastings_bundle(const Manifold& M, const LogTarget& log_f, c
     const double s = std::exp(log_step);
     for (int k = 0; k <= m; ++k) {
       for (int l = 0; l < g; ++l) w[l] = rng.norm();
-      M.tangent_gaussian(z.p, w, col);
-      G.col(k) = col;
+      M.tangent_gaussian(z.p, w, G.col(k));
     }
     // (xi, zeta_1..zeta_m) = s G A^T: jointly Gaussian with covariance s^2 A A^T (x) I.
-    xi = move_footpoint ? Vec(s * G * A.row(0).transpose()) : Vec::Zero(D);
+    if (move_footpoint) xi.noalias() = s * G * At.col(0);
+    else xi.setZero();
     const double nxi = M.norm(z.p, xi);
     bool acc = false;
     if (!move_footpoint || nxi < inj) {
@@ -78,7 +80,7 @@ MHResult metropolis_hastings_bundle(const Manifold& M, const LogTarget& log_f, c
       }
       bool ok = y.p.allFinite();
       for (int j = 0; j < m && ok; ++j) {
-        zeta = s * G * A.row(j + 1).transpose();
+        zeta.noalias() = s * G * At.col(j + 1);
         buf = z.V.col(j) + zeta;
         if (move_footpoint) {
           M.transport(z.p, y.p, buf, zeta);

@@ -44,12 +44,8 @@ struct RegressionEvaluation {
 // Tangent vectors w_i = V x_i as the columns of a D x n matrix.
 inline Mat regression_shooting(const RegressionParameter& z, const Mat& x) { return z.V * x.transpose(); }
 
-// The Huber-type loss of residual norm d with clip tau (DESIGN §5):
-// rho(d) = d^2/2 for d <= tau, tau d - tau^2/2 beyond; its gradient is the
-// least-squares one with the residual scaled by min(1, tau/d) (clipped to
-// norm tau). tau = Inf is least squares.
-inline double huber_loss(double d, double tau) { return d <= tau ? 0.5 * d * d : tau * d - 0.5 * tau * tau; }
-inline double huber_weight(double d, double tau) { return d <= tau ? 1.0 : tau / d; }
+// huber_loss() and huber_weight(): the Huber-type loss of clip tau, in
+// geometry/manifold.h (the fused gradient passes use the weight).
 
 // One evaluation of E = (1/n) sum_i rho(|eps_i|) and its gradient, with
 // rho the Huber-type loss of clip tau (least squares when tau = Inf); the
@@ -118,6 +114,75 @@ inline RegressionEvaluation regression_evaluate(const Manifold& M, const Regress
     ev.grad_V.col(j) = buf;
   }
   return ev;
+}
+
+// Buffers of regression_gradient(), sized on first use and then reused (no
+// allocation per evaluation): per block of the data, the manifold's scratch
+// and the partial sums.
+struct RegressionGradientWorkspace {
+  static constexpr int max_blocks = 2;
+  RegressionScratch scratch[max_blocks];
+  Vec part_p[max_blocks], chunk_p[max_blocks], grad_p, buf;
+  Mat part_V[max_blocks], chunk_V[max_blocks], grad_V;
+};
+
+// The number of blocks (threads) of a gradient pass: a function of the size
+// of the data only (a fixed split: the result does not depend on how many
+// threads actually run).
+inline int regression_gradient_blocks(int n, int D) { return static_cast<double>(n) * D >= 2e4 ? 2 : 1; }
+
+// The clipped gradient (grad_p, grad_V) of E_tau at z into ws.grad_p and
+// ws.grad_V, without the energy: the same field as regression_evaluate(M,
+// data, z, false, tau) (to rounding), through Manifold::regression_gradient
+// on fixed blocks of the data, each in chunks (an interrupt check between
+// chunks), summed in a fixed order.
+inline void regression_gradient(const Manifold& M, const RegressionData& data, const RegressionParameter& z,
+                                double tau, RegressionGradientWorkspace& ws) {
+  const int D = M.ambient(), n = data.n(), m = data.m();
+  const int blocks = regression_gradient_blocks(n, D);
+  constexpr Eigen::Index chunk = 4096;
+  for (int t = 0; t < blocks; ++t) {
+    if (ws.part_p[t].size() != D || ws.part_V[t].cols() != m) {
+      ws.part_p[t].resize(D);
+      ws.chunk_p[t].resize(D);
+      ws.part_V[t].resize(D, m);
+      ws.chunk_V[t].resize(D, m);
+    }
+  }
+  parallel_blocks(blocks, [&](int t) {
+    const Eigen::Index begin = static_cast<Eigen::Index>(n) * t / blocks,
+                       end = static_cast<Eigen::Index>(n) * (t + 1) / blocks;
+    ws.part_p[t].setZero();
+    ws.part_V[t].setZero();
+    for (Eigen::Index b = begin; b < end; b += chunk) {
+      M.regression_gradient(z.p, z.V, data.Y, data.x, b, std::min(end, b + chunk), tau, ws.chunk_p[t],
+                            ws.chunk_V[t], ws.scratch[t]);
+      ws.part_p[t] += ws.chunk_p[t];
+      ws.part_V[t] += ws.chunk_V[t];
+      if (end - begin > chunk) check_interrupt(1);
+    }
+  });
+  const double inv_n = 1.0 / n;
+  if (ws.grad_p.size() != D || ws.grad_V.cols() != m) {
+    ws.grad_p.resize(D);
+    ws.grad_V.resize(D, m);
+    ws.buf.resize(D);
+  }
+  ws.grad_p = ws.part_p[0];
+  ws.grad_V = ws.part_V[0];
+  for (int t = 1; t < blocks; ++t) {
+    ws.grad_p += ws.part_p[t];
+    ws.grad_V += ws.part_V[t];
+  }
+  ws.grad_p *= -inv_n;
+  ws.grad_V *= -inv_n;
+  // Remove the rounding off the tangent space.
+  M.clean_tangent(z.p, ws.grad_p, ws.buf);
+  ws.grad_p = ws.buf;
+  for (int j = 0; j < m; ++j) {
+    M.clean_tangent(z.p, ws.grad_V.col(j), ws.buf);
+    ws.grad_V.col(j) = ws.buf;
+  }
 }
 
 // |(grad_p, grad_V)| in the product metric of T_p^(m+1).

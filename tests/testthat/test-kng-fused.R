@@ -1,0 +1,165 @@
+# The KNG chain's fused gradient pass (Manifold::regression_gradient: fused
+# overrides on the sphere and euclidean, the default built on
+# regression_residuals elsewhere) against the general path
+# riemdp:::regression_energy(..., tau) (regression_evaluate): the log density
+# -|grad E_tau(p, V)| / sigma must be the same to rounding (issue 8, "Speed").
+#
+# The fused value is read off the chain itself: one MH step with a step of
+# 1e-300 (every proposal is the current state to rounding) and sigma = 1
+# reports -|grad| at its kept state.
+
+fused_grad_norm <- function(M, Y, x, p, V, tau, block = "joint") {
+  x <- as.matrix(x)
+  set.seed(1)
+  r <- riemdp:::samp_mh_regression(M, riemdp:::as_points(M, Y, "Y"), x, 1, tau, p, 1, 100, block,
+                                   riemdp:::proposal_mixing(ncol(x)), p, as.matrix(V), NULL, NULL, 1L,
+                                   list(burn_in = 0L, thin = 1L, step = 1e-300, adapt = FALSE, target_accept = 0.3))
+  -r$trace
+}
+general_grad_norm <- function(M, Y, x, p, V, tau, block = "joint", inner) {
+  # the R layout: shooting vectors as rows
+  g <- riemdp:::regression_energy(M, p, t(as.matrix(V)), x, Y, tau)
+  G <- g$grad_shooting
+  if (is.null(dim(G))) G <- matrix(G, 1L)
+  s <- if (block == "joint") inner(p, g$grad_footpoint, g$grad_footpoint) else 0
+  for (j in seq_len(nrow(G))) s <- s + inner(p, G[j, ], G[j, ])
+  sqrt(s)
+}
+rel_err <- function(a, b) abs(a - b) / abs(b)
+
+# Plain-R sphere: Exp_p(w) for the fitted values, random tangent vectors.
+sph_exp <- function(p, w) {
+  L <- vec_norm(w)
+  if (L == 0) p else cos(L) * p + sin(L) / L * w
+}
+sph_tangent <- function(p, sd) {
+  g <- stats::rnorm(length(p), sd = sd)
+  g - sum(g * p) * p
+}
+
+# n points near the geodesic of (p, V), some far off it (clipped at tau =
+# 0.05), point 1 at the antipode of its fitted value (the cut locus), the
+# norms of half the points off 1 by up to 1e-9 (within the point tolerance).
+sphere_case <- function(D, n, m) {
+  p <- stats::rnorm(D); p <- p / vec_norm(p)
+  V <- vapply(seq_len(m), function(j) sph_tangent(p, 0.6), numeric(D))
+  V <- matrix(V, D, m)
+  x <- matrix(stats::runif(n * m), n, m)
+  Fit <- t(vapply(seq_len(n), function(i) sph_exp(p, drop(V %*% x[i, ])), numeric(D)))
+  Y <- Fit + matrix(stats::rnorm(n * D, sd = 0.03), n, D)
+  far <- 2:4
+  Y[far, ] <- Y[far, ] + matrix(stats::rnorm(length(far) * D, sd = 0.5), length(far), D)
+  Y <- Y / sqrt(rowSums(Y^2))
+  Y[1, ] <- -Fit[1, ] / vec_norm(Fit[1, ])
+  half <- seq(2, n, by = 2)
+  Y[half, ] <- Y[half, ] * (1 + stats::runif(length(half), -1e-9, 1e-9))
+  # the evaluation point: (p, V) moved a little, so that the gradient is not
+  # the fit's
+  p2 <- sph_exp(p, sph_tangent(p, 0.05))
+  V2 <- apply(V, 2, function(v) v - sum(v * p2) * p2)
+  list(p = p2, V = matrix(V2, D, m), x = x, Y = Y, Fit = Fit)
+}
+euclid_inner <- function(p, u, v) sum(u * v)
+
+test_that("the fused sphere pass gives the general path's KNG log density (S^2, S^4; one and two covariates)", {
+  set.seed(801)
+  for (cfg in list(c(3, 30, 1), c(3, 25, 2), c(5, 30, 1), c(5, 25, 2))) {
+    D <- cfg[1]; n <- cfg[2]; m <- cfg[3]
+    M <- manifold_sphere(D - 1)
+    for (k in 1:3) {
+      cs <- sphere_case(D, n, m)
+      # the cut-locus point is at the antipode of its fitted value; tau = 0.05
+      # clips it and the far points but not all the others
+      d <- acos(pmin(1, pmax(-1, rowSums(cs$Y * cs$Fit) / sqrt(rowSums(cs$Y^2)))))
+      expect_gt(d[1], pi - 1e-6)
+      for (tau in c(0.05, Inf)) {
+        for (block in c("joint", "shooting")) {
+          a <- fused_grad_norm(M, cs$Y, cs$x, cs$p, cs$V, tau, block)
+          b <- general_grad_norm(M, cs$Y, cs$x, cs$p, cs$V, tau, block, euclid_inner)
+          expect_lt(rel_err(a, b), 1e-12)
+        }
+      }
+    }
+  }
+})
+
+test_that("a residual exactly at the cut locus (Log's exact-antipode branch) agrees", {
+  # footpoint e_1, x_1 = 0 (fitted value e_1 exactly), y_1 = -e_1: the
+  # tangent part of y_1 - yhat_1 is exactly zero, and cut_locus_safe_log's
+  # direction (tangent_basis(yhat).col(0)) times pi is the residual.
+  set.seed(806)
+  for (D in c(3, 5)) {
+    M <- manifold_sphere(D - 1)
+    cs <- sphere_case(D, 20, 1)
+    p <- c(1, rep(0, D - 1))
+    V <- matrix(sph_tangent(p, 0.6), D, 1)
+    cs$x[1, ] <- 0
+    cs$Y[1, ] <- -p
+    for (tau in c(0.05, Inf)) {
+      a <- fused_grad_norm(M, cs$Y, cs$x, p, V, tau)
+      b <- general_grad_norm(M, cs$Y, cs$x, p, V, tau, "joint", euclid_inner)
+      expect_lt(rel_err(a, b), 1e-12)
+    }
+    # the residual counts: without it the value differs
+    a_without <- fused_grad_norm(M, cs$Y[-1, ], cs$x[-1, , drop = FALSE], p, V, Inf)
+    expect_gt(rel_err(a_without, b), 1e-3)
+  }
+})
+
+test_that("the clip changes the sphere's log density (the comparison can fail)", {
+  set.seed(802)
+  cs <- sphere_case(3, 30, 1)
+  M <- manifold_sphere(2)
+  a <- fused_grad_norm(M, cs$Y, cs$x, cs$p, cs$V, 0.05)
+  b <- general_grad_norm(M, cs$Y, cs$x, cs$p, cs$V, Inf, "joint", euclid_inner)
+  expect_gt(rel_err(a, b), 1e-3)
+})
+
+test_that("the fused pass on two blocks of the data (n D >= 2e4) gives the general path's value", {
+  set.seed(803)
+  cs <- sphere_case(3, 7000, 1)
+  M <- manifold_sphere(2)
+  for (tau in c(0.05, Inf)) {
+    a <- fused_grad_norm(M, cs$Y, cs$x, cs$p, cs$V, tau)
+    b <- general_grad_norm(M, cs$Y, cs$x, cs$p, cs$V, tau, "joint", euclid_inner)
+    expect_lt(rel_err(a, b), 1e-12)
+  }
+})
+
+test_that("the fused euclidean pass gives the general path's KNG log density", {
+  set.seed(804)
+  M <- manifold_euclidean(3)
+  for (m in 1:2) {
+    n <- 30
+    p <- stats::rnorm(3)
+    V <- matrix(stats::rnorm(3 * m), 3, m)
+    x <- matrix(stats::runif(n * m), n, m)
+    Y <- matrix(p, n, 3, byrow = TRUE) + x %*% t(V) + matrix(stats::rnorm(3 * n, sd = 0.1), n)
+    Y[1:3, ] <- Y[1:3, ] + 5
+    p2 <- p + stats::rnorm(3, sd = 0.1)
+    for (tau in c(0.2, Inf)) {
+      a <- fused_grad_norm(M, Y, x, p2, V, tau)
+      b <- general_grad_norm(M, Y, x, p2, V, tau, "joint", euclid_inner)
+      expect_lt(rel_err(a, b), 1e-12)
+    }
+  }
+})
+
+test_that("the default pass (hyperbolic(2)) gives the general path's KNG log density", {
+  set.seed(805)
+  M <- manifold_hyperbolic(2)
+  lift <- function(u) c(sqrt(1 + sum(u^2)), u)  # a point of the hyperboloid, x0 first
+  n <- 30
+  p <- lift(stats::rnorm(2, sd = 0.3))
+  g <- c(0, stats::rnorm(2, sd = 0.5))
+  v <- g + minkowski(p, g) * p                 # tangent: <p, v>_M = 0
+  x <- stats::runif(n)
+  Y <- t(vapply(seq_len(n), function(i) lift(p[-1] + x[i] * v[-1] + stats::rnorm(2, sd = 0.1)), numeric(3)))
+  Y[1:3, ] <- t(vapply(1:3, function(i) lift(stats::rnorm(2, sd = 2)), numeric(3)))
+  mink_inner <- function(p, u, v) minkowski(u, v)
+  for (tau in c(0.1, Inf)) {
+    a <- fused_grad_norm(M, Y, x, p, v, tau)
+    b <- general_grad_norm(M, Y, x, p, v, tau, "joint", mink_inner)
+    expect_lt(rel_err(a, b), 1e-12)
+  }
+})
