@@ -63,9 +63,18 @@ frechet_mean <- function(M, X, weights = NULL, init = NULL, max_iter = 100L, tol
   if (is_uniform(w)) w <- NULL  # equal weights: the unweighted path (the same result, bit for bit)
   max_iter <- check_count(max_iter, "max_iter", 0, call)
   tol <- check_positive(tol, "tol", call)
-  I <- if (is.null(init)) initial_mean(M, S, w) else as_points(M, init, "init", call)
-  if (I$n != 1L) abort("`init` must be a single point", call)
-  r <- core_call(stat_frechet_mean(M, S, I, max_iter, tol, w), call, "`X`")
+  I <- start_point(M, S, w, init, call)
+  s <- I$scale
+  r <- core_call(stat_frechet_mean(M, rescaled(S, s), I, max_iter,
+                                   if (is.null(s)) tol else min(tol / s, .Machine$double.xmax), w),
+                 call, "`X`")
+  if (!is.null(s)) {  # back to the data's units: F scales as s^2, the gradient as s
+    r$mean <- r$mean * s
+    r$cost <- r$cost * s^2
+    r$grad_norm <- r$grad_norm * s
+  }
+  finite_or_abort(r$cost, "the Fr\u00e9chet function F (half the mean squared distance)", call)
+  finite_or_abort(r$grad_norm, "the gradient norm", call)
   structure(list(manifold = M, estimate = from_values(M, r$mean, 1L, TRUE, X),
                  iterations = r$iterations, grad_norm = r$grad_norm, converged = r$converged,
                  cost = r$cost, n = S$n, weights = weights, data = X, call = call),
@@ -85,7 +94,42 @@ check_weights <- function(weights, n, call = NULL) {
   if (!all(is.finite(weights))) abort("`weights` must be finite (it contains NA, NaN or Inf)", call)
   if (any(weights < 0)) abort("`weights` must be non-negative", call)
   if (!any(weights > 0)) abort("`weights` must not be all zero", call)
-  as.double(weights)
+  # scaled to a largest weight of 1: their sum cannot overflow, nor tiny
+  # (subnormal) weights lose precision in the core's sums
+  w <- as.double(weights)
+  w / max(w)
+}
+
+# Euclidean coordinates divided by a power of 2 (exact) to at most 2 in
+# absolute value: the core's sums of squares neither overflow nor underflow,
+# and its rounding thresholds (relative to max(1, |x|)) are relative to the
+# data. The scale of the sets given (NULL when not Euclidean or all zero).
+euclidean_scale <- function(M, ...) {
+  if (M$type != "euclidean") return(NULL)
+  m <- max(vapply(list(...), function(S) if (is.null(S)) 0 else max(abs(S$x)), 0))
+  if (!(m > 0)) NULL else 2^floor(log2(m))
+}
+rescaled <- function(S, s) {
+  if (!is.null(s)) S$x <- S$x / s
+  S
+}
+
+# The starting point (`init`, or the extrinsic mean), in the coordinates of
+# the data divided by `scale` (euclidean_scale of the data and `init`).
+start_point <- function(M, S, w, init, call) {
+  I <- if (!is.null(init)) as_points(M, init, "init", call)
+  if (!is.null(I) && I$n != 1L) abort("`init` must be a single point", call)
+  s <- euclidean_scale(M, S, I)
+  I <- if (is.null(I)) initial_mean(M, rescaled(S, s), w) else rescaled(I, s)
+  I$scale <- s
+  I
+}
+
+# A fit's value that must be finite (the estimate, F, the gradient norm).
+finite_or_abort <- function(v, what, call) {
+  if (!all(is.finite(v)))
+    abort(sprintf("`X`: %s exceeds the largest double (1.8e308); rescale the data", what), call)
+  v
 }
 
 is_uniform <- function(w) is.null(w) || all(w == w[1L])
@@ -208,10 +252,14 @@ coef.riemdp_fit <- function(object, ...) object$estimate
 #' the scale of the data): below `tol`, or below its rounding floor (each unit
 #' vector \eqn{Log_x(x_i)/d_i} is resolved to about the machine epsilon times
 #' the scale of the coordinates over \eqn{d_i}), or when no step decreases
-#' \eqn{F} any more within a small multiple of that floor. Each iterate is
-#' retracted onto the manifold. The start is the (weighted) extrinsic mean
-#' of [frechet_mean()]'s details. On [manifold_euclidean()] it is the
-#' spatial median. On positively curved spaces the data should lie in a ball
+#' \eqn{F} any more within a small multiple of that floor; near data points
+#' that dominate the floor (an iterate a hair's breadth from a data point
+#' that is not the median) the floor is not trusted and the steps go on. Each
+#' iterate is retracted onto the manifold. The start is the (weighted)
+#' extrinsic mean of [frechet_mean()]'s details. On [manifold_euclidean()] it
+#' is the spatial median, computed on the data divided by a power of 2 (an
+#' exact scaling), so that any finite scale of the data gives the same
+#' relative accuracy. On positively curved spaces the data should lie in a ball
 #' of radius below \eqn{\pi/4} (sphere) for the median to be unique.
 #'
 #' @inheritParams frechet_mean
@@ -257,9 +305,14 @@ frechet_median <- function(M, X, weights = NULL, init = NULL, max_iter = 1000L, 
   if (is_uniform(w)) w <- NULL
   max_iter <- check_count(max_iter, "max_iter", 0, call)
   tol <- check_positive(tol, "tol", call)
-  I <- if (is.null(init)) initial_mean(M, S, w) else as_points(M, init, "init", call)
-  if (I$n != 1L) abort("`init` must be a single point", call)
-  r <- core_call(stat_frechet_median(M, S, I, max_iter, tol, w), call, "`X`")
+  I <- start_point(M, S, w, init, call)
+  s <- I$scale
+  r <- core_call(stat_frechet_median(M, rescaled(S, s), I, max_iter, tol, w), call, "`X`")
+  if (!is.null(s)) {  # back to the data's units (the subgradient norm is dimensionless)
+    r$median <- r$median * s
+    r$cost <- r$cost * s
+  }
+  finite_or_abort(r$cost, "the mean distance to the median", call)
   structure(list(manifold = M, estimate = from_values(M, r$median, 1L, TRUE, X),
                  iterations = r$iterations, grad_norm = r$grad_norm, converged = r$converged,
                  cost = r$cost, data_point = if (r$data_point > 0L) r$data_point else NA_integer_,

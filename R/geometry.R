@@ -276,7 +276,9 @@ riem_dist_matrix <- function(M, X, Y = NULL, output = c("dist", "matrix")) {
       abort("`output` = \"dist\" needs `Y` = NULL: distances between two sets form an n x m matrix", call)
     Q <- as_points(M, Y, "Y", call)
     check_pair_count(as.double(P$n) * Q$n, "`X` and `Y`", call)
-    d <- representable_matrix(core_call(geom_dist_matrix(M, P, Q, TRUE), call, "`X` and `Y`"), call)
+    s <- euclidean_scale(M, P, Q)
+    d <- core_call(geom_dist_matrix(M, rescaled(P, s), rescaled(Q, s), TRUE), call, "`X` and `Y`")
+    d <- representable_matrix(if (is.null(s)) d else d * s, call)
     dim(d) <- c(P$n, Q$n)
     ylab <- point_labels(M, Y, Q$n)
     if (!is.null(labels) || !is.null(ylab)) dimnames(d) <- list(labels, ylab)
@@ -284,7 +286,9 @@ riem_dist_matrix <- function(M, X, Y = NULL, output = c("dist", "matrix")) {
   }
   full <- output == "matrix"
   check_pair_count(if (full) as.double(P$n) * P$n else as.double(P$n) * (P$n - 1) / 2, "`X`", call)
-  d <- representable_matrix(core_call(geom_dist_matrix(M, P, NULL, full), call, "`X`"), call)
+  s <- euclidean_scale(M, P)
+  d <- core_call(geom_dist_matrix(M, rescaled(P, s), NULL, full), call, "`X`")
+  d <- representable_matrix(if (is.null(s)) d else d * s, call)
   if (full) {
     dim(d) <- c(P$n, P$n)
     if (!is.null(labels)) dimnames(d) <- list(labels, labels)
@@ -294,10 +298,24 @@ riem_dist_matrix <- function(M, X, Y = NULL, output = c("dist", "matrix")) {
             method = manifold_label(M), call = call, class = "dist")
 }
 
-# The distances must fit one R vector (at most 2^52 numbers).
-check_pair_count <- function(count, what, call) {
+# The distances must fit one R vector (at most 2^52 numbers) and, where the
+# system tells (Linux), the memory available: filling more than that would
+# get R killed rather than stopped with an error.
+check_pair_count <- function(count, what, call, available = available_memory()) {
   if (count > 2^52)
     abort(sprintf("%s: %.0f distances are more than an R vector can hold (2^52 numbers)", what, count), call)
+  if (!is.na(available) && 8 * count > available)
+    abort(sprintf("%s: %.0f distances need %.1f GB, more than the %.1f GB of memory available",
+                  what, count, 8 * count / 1e9, available / 1e9), call)
+}
+
+# Bytes of memory available (MemAvailable of /proc/meminfo), NA if unknown.
+available_memory <- function() {
+  info <- tryCatch(suppressWarnings(readLines("/proc/meminfo", n = 5L)), error = function(e) character())
+  line <- grep("^MemAvailable:", info, value = TRUE)
+  if (length(line) != 1L) return(NA_real_)
+  kb <- suppressWarnings(as.numeric(gsub("[^0-9]", "", line)))
+  if (is.na(kb)) NA_real_ else 1024 * kb
 }
 
 # Labels of the points of X: row names, or the names of an array's third dimension.
