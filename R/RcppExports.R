@@ -57,6 +57,10 @@ geom_jacobi_adjoint <- function(M, p, w, eps) {
     .Call(`_riemdp_geom_jacobi_adjoint`, M, p, w, eps)
 }
 
+geom_dist_matrix <- function(M, X, Y, full) {
+    .Call(`_riemdp_geom_dist_matrix`, M, X, Y, full)
+}
+
 samp_exact <- function(M, eta, n, kernel, sigma, by_row) {
     .Call(`_riemdp_samp_exact`, M, eta, n, kernel, sigma, by_row)
 }
@@ -141,8 +145,12 @@ gdp_losses_cpp <- function(type, d, Delta, sigma, n) {
     .Call(`_riemdp_gdp_losses_cpp`, type, d, Delta, sigma, n)
 }
 
-stat_frechet_mean <- function(M, X, init, max_iter, tol) {
-    .Call(`_riemdp_stat_frechet_mean`, M, X, init, max_iter, tol)
+stat_frechet_mean <- function(M, X, init, max_iter, tol, weights = NULL) {
+    .Call(`_riemdp_stat_frechet_mean`, M, X, init, max_iter, tol, weights)
+}
+
+stat_frechet_median <- function(M, X, init, max_iter, tol, weights = NULL) {
+    .Call(`_riemdp_stat_frechet_median`, M, X, init, max_iter, tol, weights)
 }
 
 stat_geodesic_regression <- function(M, Y, x, mean_init, p, V, max_iter, tol) {

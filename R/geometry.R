@@ -225,3 +225,109 @@ core_call <- function(expr, call, arg = NULL) {
     abort(if (is.null(arg)) msg else sprintf("%s: %s", arg, msg), call)
   })
 }
+
+#' Distance matrix
+#'
+#' All pairwise geodesic distances between the points of `X`, or between the
+#' points of `X` and those of `Y`. Each column is one call of the compiled
+#' one-against-many distance of [riem_dist()] (the same stable formulas and
+#' the same values), and the columns are shared out among the machine's
+#' threads (at most 8).
+#'
+#' With `Y = NULL` the result is, by default, a [stats::dist()] object (the
+#' \eqn{n(n-1)/2} distances of the lower triangle, with attributes `Size`,
+#' `Labels` from the row names of `X` (or the names of the third dimension of
+#' an array), `Diag = FALSE`, `Upper = FALSE`, `method` the manifold and
+#' `call`), ready for [stats::hclust()], [stats::cmdscale()] and clustering
+#' packages; with `output = "matrix"` it is the symmetric \eqn{n \times n}
+#' matrix with a zero diagonal (exactly symmetric: each pair is computed
+#' once). With `Y` given it is the \eqn{n \times m} matrix of
+#' \eqn{d(x_i, y_j)}, with the points' labels as dimnames.
+#'
+#' @inheritParams geometry
+#' @param X Points in the manifold's layout (rows of a matrix, or a
+#'   `k x k x n` / `k x 2 x n` array).
+#' @param Y Optional second set of points.
+#' @param output `"dist"` (the default without `Y`) or `"matrix"`.
+#' @return A `dist` object or a numeric matrix.
+#' @examples
+#' S2 <- manifold_sphere(2)
+#' X <- fiji_quakes[1:50, ]
+#' D <- riem_dist_matrix(S2, X)
+#' hc <- stats::hclust(D, method = "average")
+#' table(stats::cutree(hc, k = 3))
+#' stats::cmdscale(D, k = 2)[1:3, ]
+#'
+#' riem_dist_matrix(S2, X[1:3, ], output = "matrix")
+#' riem_dist_matrix(S2, X[1:3, ], fiji_quakes[100:101, ])
+#'
+#' # SPD matrices: the stock covariance months
+#' D_spd <- riem_dist_matrix(manifold_spd(3), eustock_cov)
+#' @export
+riem_dist_matrix <- function(M, X, Y = NULL, output = c("dist", "matrix")) {
+  call <- sys.call()
+  check_manifold(M, call)
+  output_given <- !missing(output)
+  output <- arg_match(output, c("dist", "matrix"), "output", call)
+  P <- as_points(M, X, "X", call)
+  labels <- point_labels(M, X, P$n)
+  if (!is.null(Y)) {
+    if (output_given && output == "dist")
+      abort("`output` = \"dist\" needs `Y` = NULL: distances between two sets form an n x m matrix", call)
+    Q <- as_points(M, Y, "Y", call)
+    check_pair_count(as.double(P$n) * Q$n, "`X` and `Y`", call)
+    s <- euclidean_scale(M, P, Q)
+    d <- core_call(geom_dist_matrix(M, rescaled(P, s), rescaled(Q, s), TRUE), call, "`X` and `Y`")
+    d <- representable_matrix(if (is.null(s)) d else d * s, call)
+    dim(d) <- c(P$n, Q$n)
+    ylab <- point_labels(M, Y, Q$n)
+    if (!is.null(labels) || !is.null(ylab)) dimnames(d) <- list(labels, ylab)
+    return(d)
+  }
+  full <- output == "matrix"
+  check_pair_count(if (full) as.double(P$n) * P$n else as.double(P$n) * (P$n - 1) / 2, "`X`", call)
+  s <- euclidean_scale(M, P)
+  d <- core_call(geom_dist_matrix(M, rescaled(P, s), NULL, full), call, "`X`")
+  d <- representable_matrix(if (is.null(s)) d else d * s, call)
+  if (full) {
+    dim(d) <- c(P$n, P$n)
+    if (!is.null(labels)) dimnames(d) <- list(labels, labels)
+    return(d)
+  }
+  structure(d, Size = P$n, Labels = labels, Diag = FALSE, Upper = FALSE,
+            method = manifold_label(M), call = call, class = "dist")
+}
+
+# The distances must fit one R vector (at most 2^52 numbers) and, where the
+# system tells (Linux), the memory available: filling more than that would
+# get R killed rather than stopped with an error.
+check_pair_count <- function(count, what, call, available = available_memory()) {
+  if (count > 2^52)
+    abort(sprintf("%s: %.0f distances are more than an R vector can hold (2^52 numbers)", what, count), call)
+  if (!is.na(available) && 8 * count > available)
+    abort(sprintf("%s: %.0f distances need %.1f GB, more than the %.1f GB of memory available",
+                  what, count, 8 * count / 1e9, available / 1e9), call)
+}
+
+# Bytes of memory available (MemAvailable of /proc/meminfo), NA if unknown.
+available_memory <- function() {
+  info <- tryCatch(suppressWarnings(readLines("/proc/meminfo", n = 5L)), error = function(e) character())
+  line <- grep("^MemAvailable:", info, value = TRUE)
+  if (length(line) != 1L) return(NA_real_)
+  kb <- suppressWarnings(as.numeric(gsub("[^0-9]", "", line)))
+  if (is.na(kb)) NA_real_ else 1024 * kb
+}
+
+# Labels of the points of X: row names, or the names of an array's third dimension.
+point_labels <- function(M, X, n) {
+  lab <- if (is.null(M$point_shape)) rownames(X) else if (length(dim(X)) == 3L) dimnames(X)[[3L]]
+  if (length(lab) == n) lab else NULL
+}
+
+# Distances beyond the largest double (far points on Euclidean space) are an
+# error, never Inf.
+representable_matrix <- function(d, call) {
+  if (!all(is.finite(d)))
+    abort("`X`: a distance between points exceeds the largest double (1.8e308); rescale the data", call)
+  d
+}

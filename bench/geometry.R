@@ -5,8 +5,8 @@
 ##     Rscript bench/geometry.R
 ## Uses base R (system.time / proc.time); data are fixed by set.seed(). Part
 ## (a) also compares with the CRAN package 'manifold' (manifold::distance),
-## installed here from the configured repository if missing (skipped if that
-## fails).
+## and (d) with RiemBase::rbase.pdist, each installed here from the configured
+## repository if missing (skipped if that fails).
 ## Every time is the median of several repetitions; fast calls are repeated
 ## inside each repetition so that one measurement lasts at least ~50 ms
 ## (proc.time has 1 ms resolution). Total runtime: about 20-40 seconds.
@@ -274,10 +274,72 @@ t_c_pkg <- time_median(function() frechet_mean(P3, Xc), reps = 5L)
 t_c_pr  <- time_median(function() pr_frechet_spd(Xc, init_c), reps = 3L, min_time = 0)
 
 ## ---------------------------------------------------------------------------
+## (d) riem_dist_matrix: all pairs, as a `dist` object (n(n-1)/2 distances)
+## ---------------------------------------------------------------------------
+## Per pair: riemdp against its own one-to-many riem_dist (from (a)), against
+## plain R (riem_dist one row at a time, all n^2 pairs; and the vectorised
+## sphere one-liner acos of the clamped Gram matrix, which loses half the
+## digits near 0), and against RiemBase::rbase.pdist when it can be installed.
+cat("(d) riem_dist_matrix, all pairs of n points\n")
+n_d <- 2000L
+Xd <- Qa[seq_len(n_d), ]
+pairs_d <- n_d * (n_d - 1) / 2
+D_pkg <- riem_dist_matrix(S2, Xd)
+pr_rows <- function(M, X, n, pt) {
+  lapply(seq_len(n), function(j) riem_dist(M, pt(X, j), X))
+}
+D_rows <- do.call(cbind, pr_rows(S2, Xd, n_d, function(X, j) X[j, ]))
+D_acos <- acos(pmin(1, pmax(-1, tcrossprod(Xd))))
+err_d_rows <- max(abs(as.matrix(D_pkg) - D_rows))
+err_d_acos <- max(abs(as.matrix(D_pkg) - D_acos))
+cat(sprintf("    max |riemdp - per-row riem_dist| = %.3g; max |riemdp - acos(Gram)| = %.3g\n",
+            err_d_rows, err_d_acos))
+## acos near 0: a point and its neighbour at 1e-9 rad
+q_near <- riem_exp(S2, Xd[1, ], 1e-9 * c(-Xd[1, 2], Xd[1, 1], 0) / sqrt(sum(Xd[1, 1:2]^2)))
+cat(sprintf("    distance 1e-9 rad: riemdp %.6g, acos(Gram) %.6g\n",
+            as.numeric(riem_dist_matrix(S2, rbind(Xd[1, ], q_near))),
+            acos(min(1, sum(Xd[1, ] * q_near)))))
+t_d_pkg <- time_median(function() riem_dist_matrix(S2, Xd))
+t_d_mat <- time_median(function() riem_dist_matrix(S2, Xd, output = "matrix"))
+t_d_rows <- time_median(function() pr_rows(S2, Xd, n_d, function(X, j) X[j, ]), reps = 3L)
+t_d_acos <- time_median(function() acos(pmin(1, pmax(-1, tcrossprod(Xd)))), reps = 3L)
+t_d_rb <- NA_real_
+rb_ok <- ensure_package("RiemBase", indent = "    ")
+if (rb_ok) {
+  rb_data <- tryCatch({
+    rd <- RiemBase::riemfactory(lapply(seq_len(n_d), function(i) matrix(Xd[i, ], 3, 1)), name = "sphere")
+    D_rb <- RiemBase::rbase.pdist(rd)
+    cat(sprintf("    max |riemdp - RiemBase::rbase.pdist| = %.3g\n", max(abs(as.matrix(D_pkg) - D_rb))))
+    rd
+  }, error = function(e) {
+    cat("    RiemBase::rbase.pdist failed (", conditionMessage(e), "): that comparison is skipped\n")
+    NULL
+  })
+  if (!is.null(rb_data)) t_d_rb <- time_median(function() RiemBase::rbase.pdist(rb_data), reps = 3L)
+} else {
+  cat("    package 'RiemBase' not available: that comparison is skipped\n")
+}
+## SPD(3): one eigen-decomposition per pair
+n_d2 <- 400L
+Xd2 <- Xc[, , seq_len(n_d2)]
+pairs_d2 <- n_d2 * (n_d2 - 1) / 2
+t_d2_pkg <- time_median(function() riem_dist_matrix(P3, Xd2))
+t_d2_rows <- time_median(function() pr_rows(P3, Xd2, n_d2, function(X, j) X[, , j]), reps = 3L)
+t_d2_one <- time_median(function() riem_dist(P3, Xd2[, , 1], Xc))  # one-to-many, 10^4 points
+ns <- function(t, pairs) sprintf("%.1f ns", 1e9 * t / pairs)
+cat(sprintf("    S^2, n = %d (%.0f pairs): riem_dist_matrix %s per pair (matrix output %s); riem_dist one-to-many %s per pair;\n",
+            n_d, pairs_d, ns(t_d_pkg, pairs_d), ns(t_d_mat, pairs_d), ns(t_a_pkg, n_a)))
+cat(sprintf("      per-row riem_dist in R %s per pair; acos(Gram) %s per pair; RiemBase %s per pair\n",
+            ns(t_d_rows, pairs_d), ns(t_d_acos, pairs_d), if (is.na(t_d_rb)) "skipped" else ns(t_d_rb, pairs_d)))
+cat(sprintf("    SPD(3), n = %d (%.0f pairs): riem_dist_matrix %s per pair; riem_dist one-to-many %s per pair; per-row R %s per pair\n",
+            n_d2, pairs_d2, ns(t_d2_pkg, pairs_d2), ns(t_d2_one, n_c), ns(t_d2_rows, pairs_d2)))
+
+## ---------------------------------------------------------------------------
 ## Table
 ## ---------------------------------------------------------------------------
 fmt_ms <- function(s) {
   ms <- 1000 * s
+  if (ms < 1e-3) return(sprintf("%.1f ns", 1e6 * ms))
   if (ms >= 100) sprintf("%.0f ms", ms) else sprintf("%.2f ms", ms)
 }
 rows <- list(
@@ -295,7 +357,17 @@ rows <- list(
        pkg = t_b_pkg, pr = t_b_pr, target = "< 50 ms",
        met = t_b_pkg < 0.05),
   list(task = "(c) frechet_mean SPD(3), 10^4 points [vs per-point eigen R]",
-       pkg = t_c_pkg, pr = t_c_pr, target = "(none)", met = NA)
+       pkg = t_c_pkg, pr = t_c_pr, target = "(none)", met = NA),
+  list(task = "(d) riem_dist_matrix S^2, n = 2000 [vs per-row riem_dist in R]",
+       pkg = t_d_pkg, pr = t_d_rows, target = "(none)", met = NA),
+  list(task = "(d) riem_dist_matrix S^2, n = 2000 [vs acos(tcrossprod(X))]",
+       pkg = t_d_pkg, pr = t_d_acos, target = "(none)", met = NA),
+  list(task = "(d) riem_dist_matrix S^2, n = 2000 [vs RiemBase::rbase.pdist]",
+       pkg = t_d_pkg, pr = t_d_rb, target = "(none)", met = NA),
+  list(task = "(d) riem_dist_matrix S^2 per pair [vs riem_dist 1 vs 10^6 per pair]",
+       pkg = t_d_pkg / pairs_d, pr = t_a_pkg / n_a, target = "as fast", met = t_d_pkg / pairs_d <= 1.2 * t_a_pkg / n_a),
+  list(task = "(d) riem_dist_matrix SPD(3), n = 400 [vs per-row riem_dist in R]",
+       pkg = t_d2_pkg, pr = t_d2_rows, target = "(none)", met = NA)
 )
 tab <- data.frame(
   task = vapply(rows, `[[`, "", "task"),

@@ -189,6 +189,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// geom_dist_matrix
+Rcpp::NumericVector geom_dist_matrix(Rcpp::List M, Rcpp::List X, Rcpp::Nullable<Rcpp::List> Y, bool full);
+RcppExport SEXP _riemdp_geom_dist_matrix(SEXP MSEXP, SEXP XSEXP, SEXP YSEXP, SEXP fullSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type X(XSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::List> >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< bool >::type full(fullSEXP);
+    rcpp_result_gen = Rcpp::wrap(geom_dist_matrix(M, X, Y, full));
+    return rcpp_result_gen;
+END_RCPP
+}
 // samp_exact
 Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, bool by_row);
 RcppExport SEXP _riemdp_samp_exact(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP by_rowSEXP) {
@@ -509,8 +522,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // stat_frechet_mean
-Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol);
-RcppExport SEXP _riemdp_stat_frechet_mean(SEXP MSEXP, SEXP XSEXP, SEXP initSEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
+Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol, Rcpp::Nullable<Rcpp::NumericVector> weights);
+RcppExport SEXP _riemdp_stat_frechet_mean(SEXP MSEXP, SEXP XSEXP, SEXP initSEXP, SEXP max_iterSEXP, SEXP tolSEXP, SEXP weightsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
@@ -518,7 +531,23 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::List >::type init(initSEXP);
     Rcpp::traits::input_parameter< int >::type max_iter(max_iterSEXP);
     Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
-    rcpp_result_gen = Rcpp::wrap(stat_frechet_mean(M, X, init, max_iter, tol));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericVector> >::type weights(weightsSEXP);
+    rcpp_result_gen = Rcpp::wrap(stat_frechet_mean(M, X, init, max_iter, tol, weights));
+    return rcpp_result_gen;
+END_RCPP
+}
+// stat_frechet_median
+Rcpp::List stat_frechet_median(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol, Rcpp::Nullable<Rcpp::NumericVector> weights);
+RcppExport SEXP _riemdp_stat_frechet_median(SEXP MSEXP, SEXP XSEXP, SEXP initSEXP, SEXP max_iterSEXP, SEXP tolSEXP, SEXP weightsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type X(XSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type init(initSEXP);
+    Rcpp::traits::input_parameter< int >::type max_iter(max_iterSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericVector> >::type weights(weightsSEXP);
+    rcpp_result_gen = Rcpp::wrap(stat_frechet_median(M, X, init, max_iter, tol, weights));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -583,6 +612,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_geom_tangent_basis", (DL_FUNC) &_riemdp_geom_tangent_basis, 2},
     {"_riemdp_geom_tangent_gaussian", (DL_FUNC) &_riemdp_geom_tangent_gaussian, 3},
     {"_riemdp_geom_jacobi_adjoint", (DL_FUNC) &_riemdp_geom_jacobi_adjoint, 4},
+    {"_riemdp_geom_dist_matrix", (DL_FUNC) &_riemdp_geom_dist_matrix, 4},
     {"_riemdp_samp_exact", (DL_FUNC) &_riemdp_samp_exact, 6},
     {"_riemdp_samp_radial", (DL_FUNC) &_riemdp_samp_radial, 4},
     {"_riemdp_samp_spd", (DL_FUNC) &_riemdp_samp_spd, 7},
@@ -604,7 +634,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_gdp_det_cpp", (DL_FUNC) &_riemdp_gdp_det_cpp, 10},
     {"_riemdp_gdp_mc_cpp", (DL_FUNC) &_riemdp_gdp_mc_cpp, 11},
     {"_riemdp_gdp_losses_cpp", (DL_FUNC) &_riemdp_gdp_losses_cpp, 5},
-    {"_riemdp_stat_frechet_mean", (DL_FUNC) &_riemdp_stat_frechet_mean, 5},
+    {"_riemdp_stat_frechet_mean", (DL_FUNC) &_riemdp_stat_frechet_mean, 6},
+    {"_riemdp_stat_frechet_median", (DL_FUNC) &_riemdp_stat_frechet_median, 6},
     {"_riemdp_stat_geodesic_regression", (DL_FUNC) &_riemdp_stat_geodesic_regression, 8},
     {"_riemdp_stat_regression_energy", (DL_FUNC) &_riemdp_stat_regression_energy, 6},
     {"_riemdp_stat_regression_rebase", (DL_FUNC) &_riemdp_stat_regression_rebase, 4},

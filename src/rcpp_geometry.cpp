@@ -260,3 +260,90 @@ Rcpp::List geom_jacobi_adjoint(Rcpp::List M, Rcpp::NumericVector p, Rcpp::Numeri
   return Rcpp::List::create(Rcpp::Named("p") = Rcpp::NumericVector(ap.data(), ap.data() + D),
                             Rcpp::Named("w") = Rcpp::NumericVector(aw.data(), aw.data() + D));
 }
+
+namespace {
+
+// Threads for the distance matrix: every hardware thread (at most 8), one for
+// small jobs (pairs x coordinates below 2e4: starting threads costs more).
+int dist_matrix_blocks(double pairs, int D) {
+  if (pairs * D < 2e4) return 1;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return static_cast<int>(std::max(1u, std::min(hw, 8u)));
+}
+
+// Column j of a packed lower triangle (R's `dist` layout) starts at
+// j n - j (j + 1) / 2 and holds d(x_j, x_{j+1}), ..., d(x_j, x_{n-1}).
+R_xlen_t tri_start(R_xlen_t n, R_xlen_t j) { return j * n - j * (j + 1) / 2; }
+
+}  // namespace
+
+// riem_dist_matrix(): Y NULL gives the n(n-1)/2 distances d(x_i, x_j), i > j,
+// in the layout of R's `dist` (packed lower triangle by columns), or with full
+// the n x n matrix, symmetric by construction (the triangle mirrored) with a
+// zero diagonal. Y given gives the n x m matrix d(x_i, y_j). Column j is one
+// dist_many() from x_j (or y_j): riem_dist's one-to-many batch path. Columns
+// are handed out to threads one at a time (the triangle's columns differ in
+// length); each depends only on its own points, so the result does not depend
+// on the number of threads. Points are checked in R.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector geom_dist_matrix(Rcpp::List M, Rcpp::List X, Rcpp::Nullable<Rcpp::List> Y, bool full) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  const Set SX(X, D);
+  const R_xlen_t n = SX.n;
+  const bool cross = Y.isNotNull();
+  std::unique_ptr<Set> SY;
+  if (cross) SY = std::make_unique<Set>(Rcpp::List(Y.get()), D);
+  const R_xlen_t cols = cross ? SY->n : n;
+  const R_xlen_t size = cross || full ? n * cols : n * (n - 1) / 2;
+  Rcpp::NumericVector out(Rcpp::no_init(size));
+  double* o = out.begin();
+  const PointSet& P = SX.points;
+  const double pairs = cross ? static_cast<double>(n) * cols : 0.5 * static_cast<double>(n) * (n - 1);
+  const int blocks = dist_matrix_blocks(pairs, D);
+  std::atomic<R_xlen_t> next{0};
+  interruptible([&] {
+    parallel_blocks(blocks, [&](int) {
+      InterruptPoller poll;
+      Vec base(D);
+      for (R_xlen_t j = next++; j < cols; j = next++) {
+        poll();
+        if (cross) {
+          base = SY->points.col(j);
+          Eigen::Map<Vec> oj(o + j * n, n);
+          m->dist_many(base, P, oj);
+          continue;
+        }
+        const R_xlen_t len = n - 1 - j;
+        double* dst = full ? o + j * n + j + 1 : o + tri_start(n, j);
+        if (full) o[j * n + j] = 0.0;
+        if (len == 0) continue;
+        base = P.col(j);
+        const PointSet rest(P.data() + (j + 1) * P.outerStride(), D, len,
+                            Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(P.outerStride(), P.innerStride()));
+        Eigen::Map<Vec> oj(dst, len);
+        m->dist_many(base, rest, oj);
+      }
+    });
+    if (full && !cross) {
+      // Mirror the lower triangle in 64 x 64 tiles (cache-friendly), tile
+      // columns handed out to threads.
+      constexpr R_xlen_t T = 64;
+      const R_xlen_t tiles = (n + T - 1) / T;
+      std::atomic<R_xlen_t> tile{0};
+      parallel_blocks(blocks, [&](int) {
+        InterruptPoller poll;
+        for (R_xlen_t tj = tile++; tj < tiles; tj = tile++) {
+          poll();
+          const R_xlen_t j0 = tj * T, j1 = std::min(n, j0 + T);
+          for (R_xlen_t i0 = j0; i0 < n; i0 += T) {
+            const R_xlen_t i1 = std::min(n, i0 + T);
+            for (R_xlen_t j = j0; j < j1; ++j)
+              for (R_xlen_t i = std::max(i0, j + 1); i < i1; ++i) o[i * n + j] = o[j * n + i];
+          }
+        }
+      });
+    }
+  });
+  return out;
+}

@@ -3,17 +3,55 @@
 
 using namespace glue;
 
+namespace {
+
+// Weights from R (checked there: length n, finite, >= 0, not all zero), or
+// none (the unweighted fast path).
+bool get_weights(const Rcpp::Nullable<Rcpp::NumericVector>& weights, int n, Vec& w) {
+  if (weights.isNull()) return false;
+  const Rcpp::NumericVector v(weights.get());
+  if (v.size() != n) throw std::invalid_argument("weights and points differ in number");
+  w = Eigen::Map<const Vec>(v.begin(), n);
+  return true;
+}
+
+}  // namespace
+
+// weights (NULL: unweighted) comes last, with a default, so that existing
+// callers (dp_frechet_mean) are unchanged.
 // [[Rcpp::export(rng = false)]]
-Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol) {
+Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol,
+                             Rcpp::Nullable<Rcpp::NumericVector> weights = R_NilValue) {
   auto m = make_manifold(M);
   const int D = m->ambient();
   Set S(X, D), I(init, D);
-  Vec x0(D);
+  Vec x0(D), w;
   I.get(0, x0);
-  const FrechetResult r = interruptible([&] { return frechet_mean(*m, S.points, x0, max_iter, tol); });
+  const bool weighted = get_weights(weights, S.n, w);
+  const FrechetResult r =
+      interruptible([&] { return frechet_mean(*m, S.points, x0, max_iter, tol, weighted ? &w : nullptr); });
   return Rcpp::List::create(Rcpp::Named("mean") = Rcpp::NumericVector(r.mean.data(), r.mean.data() + D),
                             Rcpp::Named("iterations") = r.iterations, Rcpp::Named("grad_norm") = r.grad_norm,
                             Rcpp::Named("cost") = r.cost, Rcpp::Named("converged") = r.converged);
+}
+
+// The geometric median (statistics/median.h); data_point is the 1-based
+// index of a data point the median coincides with, 0 if none.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List stat_frechet_median(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol,
+                               Rcpp::Nullable<Rcpp::NumericVector> weights = R_NilValue) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set S(X, D), I(init, D);
+  Vec x0(D), w;
+  I.get(0, x0);
+  const bool weighted = get_weights(weights, S.n, w);
+  const MedianResult r =
+      interruptible([&] { return frechet_median(*m, S.points, x0, max_iter, tol, weighted ? &w : nullptr); });
+  return Rcpp::List::create(Rcpp::Named("median") = Rcpp::NumericVector(r.median.data(), r.median.data() + D),
+                            Rcpp::Named("iterations") = r.iterations, Rcpp::Named("grad_norm") = r.grad_norm,
+                            Rcpp::Named("cost") = r.cost, Rcpp::Named("converged") = r.converged,
+                            Rcpp::Named("data_point") = r.data_point + 1);
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include "geometry/spd.h"
 #include "geometry/kendall.h"
 #include "statistics/frechet.h"
+#include "statistics/median.h"
 #include "statistics/regression.h"
 #include "sampling/rng.h"
 #include "sampling/radial.h"

@@ -106,3 +106,27 @@ test_that("a long geodesic regression stops within seconds of SIGINT", {
   expect_lt(res$elapsed, 5)
   expect_false(res$finished)
 })
+
+test_that("a long Frechet median stops within seconds of SIGINT, inside a pass over the data", {
+  skip_on_cran()
+  skip_on_os("windows")
+  # 10^5 matrices on SPD(10) (2000 drawn, repeated): each pass over the data
+  # ~1 s, the run tens of seconds; SIGINT at 2 s
+  res <- time_to_exit_after_sigint(c(
+    "P <- manifold_spd(10)",
+    "Y <- riem_rgaussian(P, 2000, diag(10), 1)[, , rep(1:2000, 50)]",
+    "fit <- frechet_median(P, Y, weights = rep(1:2, 5e4), max_iter = 1e6, tol = 1e-300)"), delay = 2)
+  expect_lt(res$elapsed, 5)
+  expect_false(res$finished)
+})
+
+test_that("a long distance matrix stops within seconds of SIGINT, worker threads included", {
+  skip_on_cran()
+  skip_on_os("windows")
+  # 4.5 x 10^6 pairs on SPD(10): ~10 us each, tens of seconds; SIGINT at 2 s
+  res <- time_to_exit_after_sigint(c(
+    "P <- manifold_spd(10)",
+    "D <- riem_dist_matrix(P, riem_rgaussian(P, 3000, diag(10), 1))"), delay = 2)
+  expect_lt(res$elapsed, 5)
+  expect_false(res$finished)
+})

@@ -24,6 +24,25 @@ struct FrechetResult {
 // hyperboloid, ill-conditioned matrices); below this floor the gradient is
 // rounding noise and no step can reduce it reliably. The root mean squared
 // distance sqrt(2F) stands for the data's spread.
+// Weighted form of Manifold::mean_log: mean = sum_i w_i Log_p(x_i) / W and
+// the weighted Frechet cost sum_i w_i dist(p, x_i)^2 / (2W), W = sum_i w_i.
+// Points of weight 0 are skipped (no Log is computed for them).
+inline double weighted_mean_log(const Manifold& M, CVecRef p, const PointSet& X, const Vec& w, VecRef mean) {
+  Vec buf(M.ambient()), l(M.ambient());
+  mean.setZero();
+  double cost = 0.0, total = 0.0;
+  for (Eigen::Index i = 0; i < X.cols(); ++i) {
+    if (w[i] == 0.0) continue;
+    buf = X.col(i);
+    M.log(p, buf, l);
+    mean += w[i] * l;
+    cost += w[i] * M.inner(p, l, l);
+    total += w[i];
+  }
+  mean /= total;
+  return cost / (2.0 * total);
+}
+
 inline double frechet_gradient_floor(const Manifold& M, CVecRef x, double data_scale, double F) {
   return 64.0 * std::numeric_limits<double>::epsilon() * std::max(M.rounding_scale(x), data_scale) *
          (1.0 + std::sqrt(2.0 * F));
@@ -43,16 +62,30 @@ inline double frechet_gradient_floor(const Manifold& M, CVecRef x, double data_s
 // more near the minimum (converged if it is then within a small multiple of
 // its rounding floor), after max_iter steps, or when no step decreases F. Every iterate is
 // retracted onto the manifold (M.project), so rounding does not accumulate.
-inline FrechetResult frechet_mean(const Manifold& M, const PointSet& X, CVecRef init, int max_iter, double tol) {
+// weights (optional, length n, non-negative, not all zero: checked in R) give
+// the weighted mean, the minimiser of sum_i w_i dist(x, x_i)^2 / (2 sum_i w_i);
+// without them the manifold's fast mean_log runs.
+inline FrechetResult frechet_mean(const Manifold& M, const PointSet& X, CVecRef init, int max_iter, double tol,
+                                  const Vec* weights = nullptr) {
   if (X.cols() < 1) throw domain_error("the Frechet mean needs at least one point");
+  if (weights && weights->size() != X.cols()) throw domain_error("weights and points differ in number");
   const int D = M.ambient();
   FrechetResult r;
-  double data_scale = 0.0;
-  for (Eigen::Index i = 0; i < X.cols(); ++i) data_scale += M.rounding_scale(X.col(i));
-  data_scale /= static_cast<double>(X.cols());
+  double data_scale = 0.0, total = 0.0;
+  for (Eigen::Index i = 0; i < X.cols(); ++i) {
+    const double wi = weights ? (*weights)[i] : 1.0;
+    if (wi == 0.0) continue;
+    data_scale += wi * M.rounding_scale(X.col(i));
+    total += wi;
+  }
+  if (!(total > 0.0)) throw domain_error("the weights are all zero");
+  data_scale /= total;
+  auto eval = [&](CVecRef p, VecRef grad) {
+    return weights ? weighted_mean_log(M, p, X, *weights, grad) : M.mean_log(p, X, grad);
+  };
   Vec x(D), g(D), xn(D), gn(D), step(D);
   M.project(init, x);
-  double F = M.mean_log(x, X, g);
+  double F = eval(x, g);
   double gnorm = M.norm(x, g);
   double floor = frechet_gradient_floor(M, x, data_scale, F);
   bool stalled = false;
@@ -77,7 +110,7 @@ inline FrechetResult frechet_mean(const Manifold& M, const PointSet& X, CVecRef 
       M.exp(x, step, xn);
       M.project(xn, xn);
       if (!xn.allFinite()) continue;  // not representable (Manifold::exp): a shorter step
-      const double Fn = M.mean_log(xn, X, gn);
+      const double Fn = eval(xn, gn);
       const double gnorm_n = M.norm(xn, gn);
       const double decrease = 0.3 * t * gnorm * gnorm;
       if (!on_gradient && decrease <= F_rounding) on_gradient = true;  // Armijo is no longer decidable

@@ -1,0 +1,203 @@
+// Geometric (Frechet) median by the Riemannian Weiszfeld algorithm
+// (Fletcher, Venkatasubramanian & Joshi 2009, NeuroImage 45, S143-S152,
+// eq. 4-5), with the Vardi-Zhang modification (Vardi & Zhang 2000, PNAS 97,
+// 1423-1426, eq. 2.5-2.7) where an iterate coincides with data points.
+#ifndef RIEMDP_STATISTICS_MEDIAN_H
+#define RIEMDP_STATISTICS_MEDIAN_H
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "../geometry/manifold.h"
+#include "../interrupt.h"
+
+namespace riemdp {
+
+struct MedianResult {
+  Vec median;
+  int iterations = 0;
+  double grad_norm = 0.0;  // norm of the minimal subgradient of F
+  double cost = 0.0;       // F = sum_i w_i dist(x, x_i) / W
+  bool converged = false;
+  int data_point = -1;  // index of a data point the median coincides with, else -1
+};
+
+namespace detail {
+
+// One pass over the data at x for F(x) = sum_i w_i d_i / W, d_i = dist(x, x_i):
+// R = sum_{i not in K} w_i Log_x(x_i)/d_i, S = sum_{i not in K} w_i/d_i and
+// W_K = sum_{i in K} w_i, K the points within `coincide` of x (x is one of
+// them). The minimal subgradient of F has norm max(0, |R| - W_K)/W
+// (Vardi & Zhang eq. 2.4). `nearest` is the point of largest w_i/d_i
+// outside K; `dominance` is the share of S of the points at most twice as
+// far from x as it (duplicates of it included): near them the unit vectors
+// Log/d are unresolved, and the rounding floor of the subgradient is theirs.
+struct MedianPass {
+  Vec R, d;
+  double S = 0.0, WK = 0.0, F = 0.0, Rnorm = 0.0, dominance = 0.0;
+  Eigen::Index nearest = -1, coincident = -1;
+};
+
+inline void median_pass(const Manifold& M, CVecRef x, const PointSet& X, const Vec& w, double coincide,
+                        MedianPass& out, InterruptPoller& poll) {
+  const int D = M.ambient();
+  Vec buf(D), l(D);
+  out.R.setZero(D);
+  out.d.resize(X.cols());
+  out.S = out.WK = out.F = 0.0;
+  out.nearest = out.coincident = -1;
+  double best = -1.0;
+  for (Eigen::Index i = 0; i < X.cols(); ++i) {
+    out.d[i] = -1.0;
+    if (w[i] == 0.0) continue;
+    poll();  // one pass can be long (large n, costly Log)
+    buf = X.col(i);
+    M.log(x, buf, l);
+    const double d = M.norm(x, l);
+    out.F += w[i] * d;
+    if (d <= coincide) {
+      out.WK += w[i];
+      if (out.coincident < 0) out.coincident = i;
+      continue;
+    }
+    out.d[i] = d;
+    out.R += (w[i] / d) * l;
+    out.S += w[i] / d;
+    if (w[i] / d > best) {
+      best = w[i] / d;
+      out.nearest = i;
+    }
+  }
+  out.Rnorm = M.norm(x, out.R);
+  out.dominance = 0.0;
+  if (out.nearest >= 0) {
+    const double near = 2.0 * out.d[out.nearest];
+    double share = 0.0;
+    for (Eigen::Index i = 0; i < X.cols(); ++i)
+      if (out.d[i] > 0.0 && out.d[i] <= near) share += w[i] / out.d[i];
+    out.dominance = share / out.S;
+  }
+}
+
+}  // namespace detail
+
+// Minimises F(x) = sum_i w_i dist(x, x_i) / W (W = sum_i w_i; weights
+// non-negative, not all zero; all 1 when null). The Weiszfeld step is
+// x <- Exp_x(R/S) (Fletcher et al. eq. 5 with step 1), i.e. the weighted
+// Frechet-mean step with weights w_i/d_i; where x lies on data points (the
+// set K) it is scaled by (1 - W_K/|R|) (Vardi-Zhang), and x is the median
+// when |R| <= W_K. When one data point x_k dominates the average (it and the
+// points as near carry half of S), x_k itself is tested with that condition
+// and taken if it holds: Weiszfeld converges to a data-point median only
+// linearly, at rate |R|/w_k.
+// A step that does not decrease F (possible on curved spaces: the unit
+// Weiszfeld step overshoots in negative curvature) is halved, at most 30
+// times. Every iterate is retracted onto the manifold.
+// Stops when the subgradient norm is below tol, or below its rounding floor
+// (each unit vector Log/d_i resolved to about eps * scale / d_i), or when no
+// step decreases F (converged if within a small multiple of that floor), or
+// after max_iter steps. The floor is not trusted where nearby data points
+// dominate it (an iterate a hair's breadth from a data point that is not the
+// median): the steps go on, and a stall there is not convergence.
+inline MedianResult frechet_median(const Manifold& M, const PointSet& X, CVecRef init, int max_iter, double tol,
+                                   const Vec* weights = nullptr) {
+  const Eigen::Index n = X.cols();
+  if (n < 1) throw domain_error("the Frechet median needs at least one point");
+  if (weights && weights->size() != n) throw domain_error("weights and points differ in number");
+  const Vec w = weights ? *weights : Vec::Ones(n);
+  const int D = M.ambient();
+  double W = 0.0, data_scale = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (w[i] == 0.0) continue;
+    W += w[i];
+    data_scale += w[i] * M.rounding_scale(X.col(i));
+  }
+  if (!(W > 0.0)) throw domain_error("the weights are all zero");
+  data_scale /= W;
+  const double eps = std::numeric_limits<double>::epsilon();
+  // A point stored in double precision is resolved to about eps * scale: data
+  // points closer than a small multiple of that coincide with x, and each unit
+  // vector Log_x(x_i)/d_i is resolved to about eps * scale / d_i, which puts a
+  // floor under the subgradient norm.
+  auto scale_at = [&](CVecRef p) { return std::max(M.rounding_scale(p), data_scale); };
+  auto coincide_at = [&](CVecRef p) { return 64.0 * eps * scale_at(p); };
+  auto grad_of = [&](const detail::MedianPass& s) { return std::max(0.0, s.Rnorm - s.WK) / W; };
+  auto floor_of = [&](CVecRef p, const detail::MedianPass& s) { return 64.0 * eps * scale_at(p) * s.S / W; };
+
+  Vec x(D), xn(D), step(D), buf(D);
+  InterruptPoller poll;
+  M.project(init, x);
+  detail::MedianPass cur, next;
+  detail::median_pass(M, x, X, w, coincide_at(x), cur, poll);
+  double g = grad_of(cur);
+  Eigen::Index tested = -1;  // the last data point that failed the median test
+  bool stalled = false;
+  int it = 0;
+  // below the floor, and not near data points that dominate it
+  auto at_floor = [&](double factor) { return g <= factor * floor_of(x, cur) && cur.dominance < 0.5; };
+  while (g > tol && !at_floor(1.0) && it < max_iter) {
+    check_interrupt(1);
+    // A dominating data point: is it the median?
+    if (cur.nearest >= 0 && cur.nearest != tested && cur.dominance >= 0.5) {
+      buf = X.col(cur.nearest);
+      M.project(buf, xn);
+      const double c = coincide_at(xn);
+      detail::median_pass(M, xn, X, w, c, next, poll);
+      if (next.coincident >= 0 && next.Rnorm <= next.WK && next.F <= cur.F + 4.0 * c * W) {
+        x.swap(xn);
+        std::swap(cur, next);
+        g = grad_of(cur);  // 0
+        ++it;
+        break;
+      }
+      tested = cur.nearest;
+      if (next.coincident >= 0 && next.F <= cur.F + 4.0 * c * W) {
+        // Not the median, but no worse a point: step off it from there (the
+        // Vardi-Zhang step has the length the data give, where a Weiszfeld
+        // step from a hair's breadth off x_k has that length times |R|/w_k).
+        x.swap(xn);
+        std::swap(cur, next);
+        g = grad_of(cur);
+      }
+    }
+    if (!(cur.S > 0.0) || !(cur.Rnorm > 0.0)) break;  // every point on x, or R = 0: g is 0
+    const double shrink = cur.WK > 0.0 ? std::max(0.0, 1.0 - cur.WK / cur.Rnorm) : 1.0;
+    double t = shrink / cur.S;
+    bool moved = false;
+    for (int bt = 0; bt < 30; ++bt, t *= 0.5) {
+      step = t * cur.R;
+      M.exp(x, step, xn);
+      M.project(xn, xn);
+      if (!xn.allFinite()) continue;  // not representable (Manifold::exp): a shorter step
+      const double c = coincide_at(xn);
+      detail::median_pass(M, xn, X, w, c, next, poll);
+      // F decreases, or stays within its rounding (about c W) while the
+      // subgradient decreases; otherwise a shorter step
+      if (next.F < cur.F || (next.F <= cur.F + 4.0 * c * W && grad_of(next) < g)) {
+        x.swap(xn);
+        std::swap(cur, next);
+        g = grad_of(cur);
+        moved = true;
+        break;
+      }
+    }
+    if (!moved) {  // no further decrease at machine precision
+      stalled = true;
+      break;
+    }
+    ++it;
+  }
+  MedianResult r;
+  r.median = x;
+  r.iterations = it;
+  r.grad_norm = g;
+  r.cost = cur.F / W;
+  r.converged = g <= tol || at_floor(1.0) || (stalled && at_floor(16.0));
+  r.data_point = cur.coincident >= 0 ? static_cast<int>(cur.coincident) : -1;
+  return r;
+}
+
+}  // namespace riemdp
+
+#endif
