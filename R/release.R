@@ -134,7 +134,10 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
       mu <- attr(sigma, "mu") %||% mu
       sigma <- as.double(sigma)
     } else {
-      mu <- if (gdp_supported(M)) as.double(release_gdp(gdp_mu(M, sigma, Delta_gdp), call)) else NA_real_
+      # A sigma so small that the two laws are numerically disjoint has no
+      # computable finite mu: the release then claims none (mu = Inf).
+      mu <- if (gdp_supported(M)) tryCatch(as.double(gdp_mu(M, sigma, Delta_gdp)), riemdp_error = function(e) Inf)
+            else NA_real_
     }
   } else {
     mu <- gdp_from_dp(epsilon)
@@ -261,7 +264,8 @@ guarantee_sentence <- function(x) {
                     `eigen-mh` = "the eigen-decomposition construction with Metropolis-Hastings on the log-eigenvalues (the guarantee is that of the exact law, which the chain approximates)")
   if (x$mechanism == "gaussian") {
     mu <- x$mu %||% NA_real_
-    how <- if (x$manifold$type == "euclidean") sprintf("Delta/sigma = %s", format(mu, digits = 4))
+    how <- if (is.infinite(mu)) "Inf (no finite mu is computable at this sigma: the laws at two footprints Delta apart are numerically disjoint; no privacy is claimed)"
+           else if (x$manifold$type == "euclidean") sprintf("Delta/sigma = %s", format(mu, digits = 4))
            else sprintf("%s (gdp_mu(), Jiang et al. 2023 Thm 4.1%s)", format(mu, digits = 4),
                         if (x$sensitivity > pi && x$manifold$type == "sphere") ", with Delta capped at pi, the sphere's diameter" else "")
     return(sprintf("%s: Riemannian Gaussian mechanism with sigma = %s and sensitivity Delta = %s (n = %d, radius %s; Reimherr et al. 2021 Thm 2, Jiang et al. 2023 Thm 3.2)%s; %s.",

@@ -92,3 +92,10 @@ test_that("a sphere release whose Delta exceeds the diameter reports mu at Delta
   expect_equal(rel$mu, as.double(gdp_mu(S2, 0.3, pi)))
   expect_match(paste(capture.output(print(rel)), collapse = " "), "capped at pi")
 })
+
+test_that("a Gaussian release at a sigma with no computable mu claims none", {
+  X <- ball_data(20, 11)
+  rel <- dp_frechet_mean(S2, X, radius = pi / 8, center = north, mechanism = "gaussian", sigma = 1e-300)
+  expect_identical(rel$mu, Inf)
+  expect_match(paste(capture.output(print(rel)), collapse = " "), "no privacy is claimed")
+})
