@@ -117,6 +117,30 @@ priv_regression_sensitivity <- function(M, n, tau, tau_m, bound) {
     .Call(`_riemdp_priv_regression_sensitivity`, M, n, tau, tau_m, bound)
 }
 
+gdp_eps_max_cpp <- function(type, d, Delta, sigma, paper) {
+    .Call(`_riemdp_gdp_eps_max_cpp`, type, d, Delta, sigma, paper)
+}
+
+gdp_delta_cpp <- function(eps, mu) {
+    .Call(`_riemdp_gdp_delta_cpp`, eps, mu)
+}
+
+gdp_mu_from_delta_cpp <- function(eps, l, tol) {
+    .Call(`_riemdp_gdp_mu_from_delta_cpp`, eps, l, tol)
+}
+
+gdp_det_cpp <- function(type, d, Delta, sigma, method, paper, n_eps, eps_max, tol, eval_eps) {
+    .Call(`_riemdp_gdp_det_cpp`, type, d, Delta, sigma, method, paper, n_eps, eps_max, tol, eval_eps)
+}
+
+gdp_mc_cpp <- function(type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps) {
+    .Call(`_riemdp_gdp_mc_cpp`, type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps)
+}
+
+gdp_losses_cpp <- function(type, d, Delta, sigma, n) {
+    .Call(`_riemdp_gdp_losses_cpp`, type, d, Delta, sigma, n)
+}
+
 stat_frechet_mean <- function(M, X, init, max_iter, tol) {
     .Call(`_riemdp_stat_frechet_mean`, M, X, init, max_iter, tol)
 }

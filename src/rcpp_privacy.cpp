@@ -365,3 +365,185 @@ Rcpp::NumericVector priv_regression_sensitivity(Rcpp::List M, double n, double t
   const RegressionSensitivity s = sensitivity_geodesic_regression(*m, n, tau, tau_m, bound == "poster");
   return Rcpp::NumericVector::create(Rcpp::Named("footpoint") = s.footpoint, Rcpp::Named("shooting") = s.shooting);
 }
+
+// ---------------------------------------------------------------- GDP accounting (paper 004; gdp.h)
+
+namespace {
+
+// Constant curvature of the pair geometry: "sphere" 1, "hyperbolic" -1,
+// "euclidean" 0 (R maps hyperbolic(1), isometric to R, to "euclidean").
+int gdp_kappa(const std::string& type) {
+  if (type == "sphere") return 1;
+  if (type == "hyperbolic") return -1;
+  if (type == "euclidean") return 0;
+  throw std::invalid_argument("GDP accounting needs constant curvature; got '" + type + "'");
+}
+
+// Default largest eps of the grid (documented in ?gdp_control): where the
+// profile vanishes on S^d, the paper's choice on R^d (max{10, 5 mu0 + mu0^2/2},
+// mu0 = Delta/sigma; 004 Sec. 4.2 at Delta = 1), and on H^d the largest loss
+// on the radial window that holds all but e^-40 of the peak density.
+double gdp_default_eps_max(int kappa, int d, double Delta, double sigma) {
+  if (kappa > 0) return Delta * (2.0 * num::pi - Delta) / (2.0 * sigma * sigma);
+  const double mu0 = Delta / sigma;
+  const double flat = std::max(10.0, 5.0 * mu0 + 0.5 * mu0 * mu0);
+  if (kappa == 0) return flat;
+  const gdp::QuadratureProfile Q(kappa, d, Delta, sigma);
+  return std::max(flat, Q.loss_max());
+}
+
+std::vector<double> gdp_linear_grid(double eps_max, int n_eps, bool with_zero) {
+  std::vector<double> g;
+  if (with_zero) g.push_back(0.0);
+  for (int j = 1; j <= n_eps; ++j) g.push_back(eps_max * j / n_eps);
+  return g;
+}
+
+std::unique_ptr<Manifold> gdp_space(int kappa, int d) {
+  if (kappa > 0) return std::make_unique<Sphere>(d);
+  if (kappa < 0) return std::make_unique<Hyperbolic>(d);
+  return std::make_unique<Euclidean>(d);
+}
+
+}  // namespace
+
+// Default eps_max for the manifold (paper = Algorithm 1's pi Delta/(2 sigma^2)).
+// [[Rcpp::export(rng = false)]]
+double gdp_eps_max_cpp(std::string type, int d, double Delta, double sigma, bool paper) {
+  const int kappa = gdp_kappa(type);
+  if (paper) return num::pi * Delta / (2.0 * sigma * sigma);
+  return interruptible([&] { return gdp_default_eps_max(kappa, d, Delta, sigma); });
+}
+
+// delta_mu(eps) of 004 Def. 3.1, elementwise (R recycles to one length).
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector gdp_delta_cpp(Rcpp::NumericVector eps, Rcpp::NumericVector mu) {
+  Rcpp::NumericVector out(eps.size());
+  for (R_xlen_t i = 0; i < eps.size(); ++i) out[i] = gdp::delta(eps[i], mu[i]);
+  return out;
+}
+
+// Smallest mu with delta_mu(eps) >= l, rounded up (relative tolerance tol).
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector gdp_mu_from_delta_cpp(Rcpp::NumericVector eps, Rcpp::NumericVector l, double tol) {
+  Rcpp::NumericVector out(eps.size());
+  for (R_xlen_t i = 0; i < eps.size(); ++i) out[i] = gdp::mu_from_delta(eps[i], l[i], tol);
+  return out;
+}
+
+// Deterministic mu: method "algorithm1" (S^1; paper = Cor. 3.2.1 as printed
+// with the paper's grid, else the corrected profile with eps = 0 and a refined
+// supremum) or "quadrature" (S^d, H^d, R^d). eps_max <= 0: the default.
+// Returns mu, the eps of the supremum, eps_max and l at eval_eps.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List gdp_det_cpp(std::string type, int d, double Delta, double sigma, std::string method, bool paper,
+                       int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps) {
+  const int kappa = gdp_kappa(type);
+  return interruptible([&] {
+    gdp::SupResult s;
+    Rcpp::NumericVector l(eval_eps.size());
+    if (method == "algorithm1") {
+      if (kappa <= 0 || d != 1) throw domain_error("algorithm1 is for the circle S^1 only");
+      if (!(eps_max > 0.0))
+        eps_max = paper ? num::pi * Delta / (2.0 * sigma * sigma) : gdp_default_eps_max(kappa, d, Delta, sigma);
+      auto prof = [&](double e) {
+        return paper ? gdp::s1_profile_paper(e, sigma, Delta) : gdp::s1_profile_corrected(e, sigma, Delta);
+      };
+      auto f = [&](double e) { return gdp::mu_from_delta(e, prof(e), tol); };
+      // Algorithm 1 as printed: grid k, ..., n_eps k, maximum read off it.
+      s = gdp::sup_refined(f, gdp_linear_grid(eps_max, n_eps, !paper), paper ? 0 : 60);
+      for (R_xlen_t i = 0; i < eval_eps.size(); ++i) l[i] = prof(eval_eps[i]);
+    } else if (method == "quadrature") {
+      const gdp::QuadratureProfile Q(kappa, d, Delta, sigma);
+      if (!(eps_max > 0.0)) eps_max = gdp_default_eps_max(kappa, d, Delta, sigma);
+      auto f = [&](double e) { return gdp::mu_from_delta(e, Q(e), tol); };
+      // A grid denser near 0 (where the supremum sits in every case checked),
+      // eps_j = eps_max (j/K)^2, then golden section around the best point.
+      const int K = std::min(n_eps, 40);
+      std::vector<double> grid(K + 1);
+      for (int j = 0; j <= K; ++j) grid[j] = eps_max * (double(j) / K) * (double(j) / K);
+      s = gdp::sup_refined(f, grid, 40);
+      for (R_xlen_t i = 0; i < eval_eps.size(); ++i) l[i] = Q(eval_eps[i]);
+    } else {
+      throw std::invalid_argument("unknown deterministic method '" + method + "'");
+    }
+    return Rcpp::List::create(Rcpp::Named("mu") = s.mu, Rcpp::Named("epsilon_sup") = s.eps,
+                              Rcpp::Named("epsilon_max") = eps_max, Rcpp::Named("l") = l);
+  });
+}
+
+// Monte Carlo mu from n*m exact draws about eta1 (and, for "algorithm2",
+// n*m about eta2): "monte_carlo" is the change-of-measure estimator with
+// eps = 0, a refined supremum and a delta-method standard error;
+// "algorithm2" is 004 Algorithm 2 as published (frequencies, grid k..n_eps k).
+// [[Rcpp::export]]
+Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::string method, int n, int m,
+                      int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps) {
+  const int kappa = gdp_kappa(type);
+  Xoshiro256pp rng = rng_from_r();
+  return interruptible([&] {
+    const gdp::PairGeometry G{kappa, d, Delta, sigma};
+    auto space = gdp_space(kappa, d);
+    const RadialSampler radial(*space, RadialKernel{RadialKernel::gaussian, sigma});
+    const long N = static_cast<long>(n) * m;
+    if (!(eps_max > 0.0)) eps_max = gdp_default_eps_max(kappa, d, Delta, sigma);
+    const gdp::EmpiricalProfile P1(gdp::draw_losses(G, N, radial, rng));
+    Rcpp::NumericVector l(eval_eps.size()), se(eval_eps.size());
+    gdp::SupResult s;
+    double se_mu = NA_REAL;
+    if (method == "monte_carlo") {
+      auto f = [&](double e) { return gdp::mu_from_delta(e, P1(e), tol); };
+      s = gdp::sup_refined(f, gdp_linear_grid(eps_max, n_eps, true), 60);
+      const double dd = s.mu > 0.0 ? gdp::delta_dmu(s.eps, s.mu) : 0.0;
+      if (dd > 0.0) se_mu = P1.se(s.eps) / dd;
+      for (R_xlen_t i = 0; i < eval_eps.size(); ++i) {
+        l[i] = P1(eval_eps[i]);
+        se[i] = P1.se(eval_eps[i]);
+      }
+    } else if (method == "algorithm2") {
+      // Draws about eta2: their loss (d(eta2,y)^2 - d(eta1,y)^2)/(2 sigma^2)
+      // is minus the geometric loss measured from eta2.
+      std::vector<double> L2 = gdp::draw_losses(G, N, radial, rng);
+      for (double& v : L2) v = -v;
+      const gdp::EmpiricalProfile P2(std::move(L2));
+      auto lhat = [&](double e) {
+        const double f2 = P2.survival(e);
+        return P1.survival(e) - (f2 > 0.0 ? std::exp(e) * f2 : 0.0);
+      };
+      auto f = [&](double e) { return gdp::mu_from_delta(e, lhat(e), tol); };
+      s = gdp::sup_refined(f, gdp_linear_grid(eps_max, n_eps, false), 0);
+      // binomial standard error of l at the supremum, by the delta method
+      const double f1 = P1.survival(s.eps), f2 = P2.survival(s.eps);
+      const double v = (f1 * (1 - f1) + (f2 > 0.0 ? std::exp(2.0 * s.eps) * f2 * (1 - f2) : 0.0)) / N;
+      const double dd = s.mu > 0.0 ? gdp::delta_dmu(s.eps, s.mu) : 0.0;
+      if (dd > 0.0 && std::isfinite(v)) se_mu = std::sqrt(v) / dd;
+      for (R_xlen_t i = 0; i < eval_eps.size(); ++i) {
+        l[i] = lhat(eval_eps[i]);
+        const double a = P1.survival(eval_eps[i]), b = P2.survival(eval_eps[i]);
+        const double vv = (a * (1 - a) + (b > 0.0 ? std::exp(2.0 * eval_eps[i]) * b * (1 - b) : 0.0)) / N;
+        se[i] = std::isfinite(vv) ? std::sqrt(vv) : NA_REAL;
+        if (!std::isfinite(l[i])) l[i] = NA_REAL;
+      }
+    } else {
+      throw std::invalid_argument("unknown Monte Carlo method '" + method + "'");
+    }
+    if (!std::isfinite(se_mu)) se_mu = NA_REAL;
+    return Rcpp::List::create(Rcpp::Named("mu") = s.mu, Rcpp::Named("epsilon_sup") = s.eps,
+                              Rcpp::Named("epsilon_max") = eps_max, Rcpp::Named("se") = se_mu,
+                              Rcpp::Named("l") = l, Rcpp::Named("l_se") = se);
+  });
+}
+
+// The privacy losses of n exact draws (tests: against full draws).
+// [[Rcpp::export]]
+Rcpp::NumericVector gdp_losses_cpp(std::string type, int d, double Delta, double sigma, int n) {
+  const int kappa = gdp_kappa(type);
+  Xoshiro256pp rng = rng_from_r();
+  return interruptible([&] {
+    const gdp::PairGeometry G{kappa, d, Delta, sigma};
+    auto space = gdp_space(kappa, d);
+    const RadialSampler radial(*space, RadialKernel{RadialKernel::gaussian, sigma});
+    const std::vector<double> L = gdp::draw_losses(G, n, radial, rng);
+    return Rcpp::NumericVector(L.begin(), L.end());
+  });
+}

@@ -23,5 +23,6 @@
 #include "privacy/ball.h"
 #include "sampling/mh_bundle.h"
 #include "privacy/regression_kng.h"
+#include "privacy/gdp.h"
 
 #endif

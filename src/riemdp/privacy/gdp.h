@@ -1,0 +1,578 @@
+// Gaussian differential privacy accounting (paper 004, Jiang et al. 2023;
+// DESIGN §6): delta_mu(eps) of Def. 3.1 and its inversion, and the privacy
+// profile l(eps) of the Riemannian Gaussian (Thm 3.2 / 4.1) on spaces of
+// constant curvature by closed form on S^1 (Cor. 3.2.1, corrected),
+// deterministic quadrature, and Monte Carlo (Algorithm 2 and the
+// change-of-measure estimator). Pure C++17, no R headers: Phi and log Phi are
+// implemented here (std::erfc and a continued fraction for the far tail).
+// The inversion delta_mu(eps) = l and the supremum over eps run here (they
+// are the hot loops); root finding for sigma lives in R (gdp_sigma()).
+#ifndef RIEMDP_PRIVACY_GDP_H
+#define RIEMDP_PRIVACY_GDP_H
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "../interrupt.h"
+#include "../numerics.h"
+
+namespace riemdp {
+namespace gdp {
+
+constexpr double sqrt2 = 1.41421356237309504880;
+constexpr double sqrt2pi = 2.50662827463100050242;
+constexpr double log_sqrt2pi = 0.91893853320467274178;
+inline double inf() { return std::numeric_limits<double>::infinity(); }
+
+// ---------------------------------------------------------------- normal law
+
+// Phi(x): relative accuracy in the lower tail, absolute 1e-16 above.
+inline double Phi(double x) { return 0.5 * std::erfc(-x / sqrt2); }
+inline double phi(double x) { return std::exp(-0.5 * x * x) / sqrt2pi; }
+
+// Mills ratio R(z) = Phi(-z) / phi(z), z > -5; continued fraction
+// R(z) = 1/(z + 1/(z + 2/(z + 3/(z + ...)))) (modified Lentz) for z >= 5.
+inline double mills(double z) {
+  if (z < 5.0) return 0.5 * std::erfc(z / sqrt2) * sqrt2pi * std::exp(0.5 * z * z);
+  const double tiny = 1e-300;
+  double f = z, C = z, D = 0.0;
+  for (int j = 1; j < 1000; ++j) {
+    D = z + j * D;
+    if (D == 0.0) D = tiny;
+    D = 1.0 / D;
+    C = z + j / C;
+    if (C == 0.0) C = tiny;
+    const double dl = C * D;
+    f *= dl;
+    if (std::abs(dl - 1.0) < 1e-16) break;
+  }
+  return 1.0 / f;
+}
+
+// log Phi(x) without underflow (x down to -1e150) or cancellation.
+inline double log_Phi(double x) {
+  if (x > 0.0) return std::log1p(-Phi(-x));
+  if (x > -5.0) return std::log(Phi(x));
+  return -0.5 * x * x - log_sqrt2pi + std::log(mills(-x));
+}
+
+// ---------------------------------------------------------------- Gauss-Legendre
+
+struct GaussLegendre {
+  std::vector<double> x, w;  // on [-1, 1]
+  explicit GaussLegendre(int n) : x(n), w(n) {
+    for (int i = 0; i < n; ++i) {
+      double z = std::cos(num::pi * (i + 0.75) / (n + 0.5)), dp = 0.0;
+      for (int it = 0; it < 100; ++it) {
+        double p0 = 1.0, p1 = z;
+        for (int k = 2; k <= n; ++k) {
+          const double p2 = ((2.0 * k - 1.0) * z * p1 - (k - 1.0) * p0) / k;
+          p0 = p1;
+          p1 = p2;
+        }
+        dp = n * (z * p1 - p0) / (z * z - 1.0);
+        const double dz = p1 / dp;
+        z -= dz;
+        if (std::abs(dz) < 1e-16) break;
+      }
+      x[i] = z;
+      w[i] = 2.0 / ((1.0 - z * z) * dp * dp);
+    }
+  }
+};
+
+inline const GaussLegendre& gauss_legendre(int n) {
+  static std::vector<std::unique_ptr<GaussLegendre>> cache(129);
+  if (n < 1 || n > 128) throw domain_error("Gauss-Legendre order must be in 1..128");
+  if (!cache[n]) cache[n] = std::make_unique<GaussLegendre>(n);
+  return *cache[n];
+}
+
+// ---------------------------------------------------------------- delta_mu
+
+// integral_0^inf exp(-z0 s - s^2/2) (1 - exp(-mu s)) ds, z0 > 0: a positive
+// integrand, Gauss-Legendre on 8 panels up to where the exponent reaches 40.
+inline double delta_tail_integral(double z0, double mu) {
+  const double S = 80.0 / (z0 + std::sqrt(z0 * z0 + 80.0));
+  const GaussLegendre& g = gauss_legendre(16);
+  const int P = 8;
+  const double h = S / P;
+  double sum = 0.0;
+  for (int p = 0; p < P; ++p) {
+    const double a = p * h;
+    for (std::size_t i = 0; i < g.x.size(); ++i) {
+      const double s = a + 0.5 * h * (g.x[i] + 1.0);
+      sum += g.w[i] * std::exp(-z0 * s - 0.5 * s * s) * -std::expm1(-mu * s);
+    }
+  }
+  return 0.5 * h * sum;
+}
+
+// delta_mu(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) (004 Def. 3.1).
+// The second term as exp(eps + log Phi) (no overflow); where the difference
+// cancels (z0 = eps/mu - mu/2 >> mu) the change-of-measure form
+// delta = phi(z0) * int_0^inf e^{-z0 s - s^2/2} (1 - e^{-mu s}) ds
+// (the Gaussian privacy loss, a positive integrand). eps = 0: erf(mu/(2 sqrt 2)).
+inline double delta(double eps, double mu) {
+  if (std::isinf(mu)) return std::isinf(eps) ? std::numeric_limits<double>::quiet_NaN() : 1.0;
+  if (std::isinf(eps)) return 0.0;
+  if (!(mu > 0.0)) return 0.0;
+  if (eps == 0.0) return std::erf(mu / (2.0 * sqrt2));
+  const double z0 = eps / mu - 0.5 * mu;
+  const double p = Phi(-z0);
+  const double q = std::exp(eps + log_Phi(-z0 - mu));
+  const double d = p - q;
+  if (z0 <= 0.0 || d >= 1e-2 * p) return d > 0.0 ? d : 0.0;
+  const double v = phi(z0) * delta_tail_integral(z0, mu);
+  return v > 0.0 ? v : 0.0;
+}
+
+// d delta_mu(eps) / d mu = phi(mu/2 - eps/mu) (delta method for the MC se).
+inline double delta_dmu(double eps, double mu) { return phi(0.5 * mu - eps / mu); }
+
+// The smallest mu with delta_mu(eps) >= l (delta increases in mu), to
+// relative tolerance rtol, ROUNDED UP: the upper end of the final bracket
+// (DESIGN §6: rounding mu down would understate the privacy loss).
+// l <= 0 gives 0 (no constraint at this eps); l >= 1 gives inf.
+inline double mu_from_delta(double eps, double l, double rtol) {
+  if (!(l > 0.0)) return 0.0;
+  if (l >= 1.0) return inf();
+  double lo, hi, flo, fhi;
+  double m = 1.0, f = delta(eps, m) - l;
+  if (f >= 0.0) {
+    hi = m, fhi = f, lo = 0.5 * m, flo = delta(eps, lo) - l;
+    for (int i = 0; i < 2100 && flo >= 0.0; ++i) {
+      hi = lo, fhi = flo, lo *= 0.5;
+      if (lo < 1e-300) return hi;
+      flo = delta(eps, lo) - l;
+    }
+  } else {
+    lo = m, flo = f, hi = 2.0 * m, fhi = delta(eps, hi) - l;
+    for (int i = 0; i < 2100 && fhi < 0.0; ++i) {
+      lo = hi, flo = fhi, hi *= 2.0;
+      if (hi > 1e300) return inf();
+      fhi = delta(eps, hi) - l;
+    }
+  }
+  // Illinois regula falsi, with a bisection whenever the bracket did not
+  // halve; every iterate keeps delta(lo) < l <= delta(hi).
+  int side = 0;
+  double width = hi - lo;
+  for (int it = 0; it < 300 && hi - lo > rtol * hi; ++it) {
+    double x = (fhi - flo) > 0.0 ? hi - fhi * (hi - lo) / (fhi - flo) : 0.5 * (lo + hi);
+    if (it % 3 == 2 && hi - lo > 0.5 * width) x = 0.5 * (lo + hi);
+    if (it % 3 == 2) width = hi - lo;
+    if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
+    const double fx = delta(eps, x) - l;
+    if (fx >= 0.0) {
+      hi = x, fhi = fx;
+      if (side == 1) flo *= 0.5;
+      side = 1;
+    } else {
+      lo = x, flo = fx;
+      if (side == -1) fhi *= 0.5;
+      side = -1;
+    }
+  }
+  return hi;
+}
+
+// ---------------------------------------------------------------- S^1, Cor. 3.2.1
+
+// Corrected S^1 profile (DESIGN §6), eta1 = -Delta/2, eta2 = Delta/2:
+// l = {Phi(x2-x1) - Phi(x2-x3+a) - e^eps[Phi(-x1-x2) + Phi(x2-x3-a) - 2 Phi(-x3)]}/C,
+// x1 = sigma eps/Delta, x2 = Delta/(2 sigma), x3 = pi/sigma,
+// a = sigma eps/(2 pi - Delta), C = 2 Phi(x3) - 1; zero beyond
+// eps = Delta (2 pi - Delta)/(2 sigma^2). The Euclidean part
+// Phi(x2-x1) - e^eps Phi(-x1-x2) is delta_{Delta/sigma}(eps), evaluated stably.
+inline double s1_profile_corrected(double eps, double sigma, double Delta) {
+  const double evan = Delta * (2.0 * num::pi - Delta) / (2.0 * sigma * sigma);
+  if (!(eps < evan)) return 0.0;
+  const double x2 = Delta / (2.0 * sigma), x3 = num::pi / sigma, a = sigma * eps / (2.0 * num::pi - Delta);
+  const double C = std::erf(x3 / sqrt2);
+  const double E = delta(eps, Delta / sigma);
+  const double W = Phi(x2 - x3 + a) + std::exp(eps + log_Phi(x2 - x3 - a)) - 2.0 * std::exp(eps + log_Phi(-x3));
+  const double l = (E - W) / C;
+  return l > 0.0 ? l : 0.0;
+}
+
+// Cor. 3.2.1 exactly as printed in paper 004 (its set A is wrong for eps > 0,
+// DESIGN §6); kept to reproduce the paper's Fig. 1.
+inline double s1_profile_paper(double eps, double sigma, double Delta) {
+  const double x1 = sigma * eps / Delta, x2 = Delta / (2.0 * sigma), x3 = num::pi / sigma;
+  const double C = Phi(x3) - Phi(-x3);
+  const bool small = eps <= Delta * Delta / (2.0 * sigma * sigma);
+  const double ee = std::exp(eps);
+  const double h = (Phi(-x1 + x2) - ee * Phi(-x1 - x2)) / C -
+                   (Phi(x1 + x2 - x3) - ee * Phi(x1 - x2 + (small ? x3 : -x3))) / C - (small ? ee : 0.0);
+  return std::isfinite(h) ? h : 0.0;
+}
+
+// ---------------------------------------------------------------- geometry of the pair
+
+// Constant curvature kappa in {1, 0, -1}, dimension d, eta1 and eta2 at
+// distance Delta. In geodesic polar coordinates (r, phi) about eta1 (phi the
+// angle to the direction of eta2) the law of cosines in haversine form,
+// hav(d2) = hav(r - Delta) + s(r) s(Delta) sin^2(phi/2), is accurate near
+// d2 = 0; on the sphere d2 = 2 atan2(sqrt(hav), sqrt(cohav)) also near pi.
+struct PairGeometry {
+  int kappa, d;
+  double Delta, sigma;
+  double s(double x) const { return kappa > 0 ? std::sin(x) : kappa < 0 ? std::sinh(x) : x; }
+  double half2(double x) const {  // S(x/2)^2: sin^2, sinh^2 or (x/2)^2
+    const double h = kappa > 0 ? std::sin(0.5 * x) : kappa < 0 ? std::sinh(0.5 * x) : 0.5 * x;
+    return h * h;
+  }
+  // log of the radial weight exp(-r^2/(2 sigma^2)) s(r)^{d-1}
+  double log_w(double r) const {
+    double v = -0.5 * (r / sigma) * (r / sigma);
+    if (d > 1) {
+      double ls;
+      if (kappa > 0) ls = std::log(std::sin(r));
+      else if (kappa < 0) ls = r < 1.0 ? std::log(std::sinh(r)) : r + std::log1p(-std::exp(-2.0 * r)) - std::log(2.0);
+      else ls = std::log(r);
+      v += (d - 1.0) * ls;
+    }
+    return v;
+  }
+  double d_log_w(double r) const {
+    double v = -r / (sigma * sigma);
+    if (d > 1) v += (d - 1.0) * (kappa > 0 ? std::cos(r) / std::sin(r) : kappa < 0 ? 1.0 / std::tanh(r) : 1.0 / r);
+    return v;
+  }
+  double r_max() const { return kappa > 0 ? num::pi : inf(); }
+  // dist(eta2, y) from (r, sin^2(phi/2), cos^2(phi/2)).
+  double d2(double r, double sh2, double ch2) const {
+    const double k = s(r) * s(Delta);
+    const double hv = half2(r - Delta) + k * sh2;
+    if (kappa > 0) {
+      const double c = std::cos(0.5 * (r + Delta));
+      const double chv = c * c + k * ch2;
+      return 2.0 * std::atan2(std::sqrt(std::max(hv, 0.0)), std::sqrt(std::max(chv, 0.0)));
+    }
+    if (kappa < 0) return 2.0 * std::asinh(std::sqrt(std::max(hv, 0.0)));
+    return 2.0 * std::sqrt(std::max(hv, 0.0));
+  }
+  // privacy loss L = (d2^2 - r^2)/(2 sigma^2)
+  double loss(double r, double sh2, double ch2) const {
+    const double e = d2(r, sh2, ch2);
+    return (e - r) / sigma * ((e + r) / sigma) * 0.5;
+  }
+  // sin^2(phi*/2) at which L(r, phi*) = eps (L increases in phi): < 0 means
+  // every phi is in A, > 1 none. Uses S(a)^2 - S(b)^2 = S(a-b) S(a+b) (sin,
+  // sinh) with a - b computed without cancellation.
+  double sh2_star(double r, double eps) const {
+    const double D = std::sqrt(r * r + 2.0 * sigma * sigma * eps);
+    if (kappa > 0 && D >= num::pi) return 2.0;
+    const double b2 = std::abs(r - Delta);
+    const double amb = (2.0 * sigma * sigma * eps + 2.0 * r * Delta - Delta * Delta) / (D + b2);  // D - |r - Delta|
+    const double apb = D + b2;
+    double num;
+    if (kappa > 0) num = std::sin(0.5 * amb) * std::sin(0.5 * apb);
+    else if (kappa < 0) num = std::sinh(0.5 * amb) * std::sinh(0.5 * apb);
+    else num = 0.25 * amb * apb;
+    const double k = s(r) * s(Delta);
+    if (!(k > 0.0)) return num <= 0.0 ? -1.0 : 2.0;
+    return num / k;
+  }
+};
+
+// ---------------------------------------------------------------- quadrature
+
+// l(eps) = E_{eta1}[(1 - e^{eps - L})_+] (DESIGN §6, change-of-measure form)
+// by Gauss-Legendre in r (radial weight) and phi (weight sin^{d-2} phi) over
+// {L >= eps} only: phi from phi*(r) to pi, r split where phi* reaches 0 or pi
+// and at pi - Delta on the sphere (d2 = pi there). Each r-panel uses the map
+// r = a + (b-a) u^2 (3 - 2u), which makes the square-root behaviour at those
+// breakpoints smooth. The radial window holds all mass above 1e-17 of the
+// peak (the density peaks near (d-1) sigma^2 on H^d).
+class QuadratureProfile {
+ public:
+  QuadratureProfile(int kappa, int d, double Delta, double sigma, int nr = 12, int nphi = 14, int panels = 10)
+      : G_{kappa, d, Delta, sigma}, nr_(nr), nphi_(nphi), panels_(panels) {
+    window();
+    if (d >= 2) log_B_ = 0.5 * std::log(num::pi) + std::lgamma(0.5 * (d - 1.0)) - std::lgamma(0.5 * d);
+    // normaliser on the same panels (no eps breakpoints: smooth)
+    Z_ = 0.0;
+    for (int p = 0; p < panels_; ++p)
+      Z_ += integrate_r(ra_ + (rb_ - ra_) * p / panels_, ra_ + (rb_ - ra_) * (p + 1) / panels_,
+                        [](double) { return 1.0; });
+  }
+
+  double r_lo() const { return ra_; }
+  double r_hi() const { return rb_; }
+  const PairGeometry& geometry() const { return G_; }
+
+  // Largest loss on the radial window: l vanishes beyond it (sphere:
+  // Delta (2 pi - Delta) / (2 sigma^2) exactly).
+  double loss_max() const {
+    if (G_.kappa > 0) return G_.Delta * (2.0 * num::pi - G_.Delta) / (2.0 * G_.sigma * G_.sigma);
+    return G_.Delta * (2.0 * rb_ + G_.Delta) / (2.0 * G_.sigma * G_.sigma);
+  }
+
+  double operator()(double eps) const {
+    const double Dl = G_.Delta, s2 = G_.sigma * G_.sigma;
+    double lo = std::max(ra_, eps * s2 / Dl - 0.5 * Dl);  // phi* < pi beyond r_pi
+    double hi = rb_;
+    if (G_.kappa > 0) hi = std::min(hi, 0.5 * (2.0 * num::pi - Dl) - s2 * eps / (2.0 * num::pi - Dl));
+    if (!(hi > lo)) return 0.0;
+    std::vector<double> br;
+    br.push_back(lo);
+    for (int p = 1; p < panels_; ++p) br.push_back(ra_ + (rb_ - ra_) * p / panels_);
+    br.push_back(0.5 * Dl - s2 * eps / Dl);  // r0: phi* = 0 below
+    if (G_.kappa > 0) br.push_back(num::pi - Dl);
+    br.push_back(hi);
+    std::sort(br.begin(), br.end());
+    double total = 0.0;
+    for (std::size_t j = 0; j + 1 < br.size(); ++j) {
+      const double a = std::max(br[j], lo), b = std::min(br[j + 1], hi);
+      if (!(b > a)) continue;
+      total += integrate_r(a, b, [&](double r) { return angular(r, eps); });
+    }
+    const double l = total / Z_;
+    return l > 0.0 ? (l < 1.0 ? l : 1.0) : 0.0;
+  }
+
+ private:
+  PairGeometry G_;
+  int nr_, nphi_, panels_;
+  double ra_ = 0.0, rb_ = 0.0, lw_max_ = 0.0, Z_ = 1.0, log_B_ = 0.0;
+
+  template <class F>
+  double integrate_r(double a, double b, F f) const {
+    const GaussLegendre& g = gauss_legendre(nr_);
+    double sum = 0.0;
+    for (std::size_t i = 0; i < g.x.size(); ++i) {
+      const double u = 0.5 * (g.x[i] + 1.0);
+      const double r = a + (b - a) * u * u * (3.0 - 2.0 * u);
+      const double jac = (b - a) * 6.0 * u * (1.0 - u);
+      const double w = std::exp(G_.log_w(r) - lw_max_);
+      if (w == 0.0) continue;
+      sum += 0.5 * g.w[i] * jac * w * f(r);
+    }
+    return sum;
+  }
+
+  // (1/B) int_{phi*}^{pi} sin^{d-2}(phi) (1 - e^{eps - L(r, phi)}) dphi; for
+  // d = 1 the two directions phi = 0, pi with weight 1/2 each.
+  double angular(double r, double eps) const {
+    if (G_.d == 1) {
+      const double l0 = G_.loss(r, 0.0, 1.0), lp = G_.loss(r, 1.0, 0.0);
+      return 0.5 * ((l0 > eps ? -std::expm1(eps - l0) : 0.0) + (lp > eps ? -std::expm1(eps - lp) : 0.0));
+    }
+    const double t = G_.sh2_star(r, eps);
+    if (t >= 1.0) return 0.0;
+    const double ps = t <= 0.0 ? 0.0 : 2.0 * std::asin(std::sqrt(t));
+    const GaussLegendre& g = gauss_legendre(nphi_);
+    const double half = 0.5 * (num::pi - ps);
+    double sum = 0.0;
+    for (std::size_t i = 0; i < g.x.size(); ++i) {
+      const double ph = ps + half * (g.x[i] + 1.0);
+      const double sh = std::sin(0.5 * ph), ch = std::cos(0.5 * ph);
+      const double L = G_.loss(r, sh * sh, ch * ch);
+      if (!(L > eps)) continue;
+      double wt = g.w[i];
+      if (G_.d > 2) wt *= std::pow(std::sin(ph), G_.d - 2);
+      sum += wt * -std::expm1(eps - L);
+    }
+    return half * sum * std::exp(-log_B_);
+  }
+
+  // Mode of the radial weight and the window where it is above e^-40 of it.
+  void window() {
+    const double R = G_.r_max();
+    double mode = 0.0;
+    if (G_.d > 1) {
+      double a = 0.0, b = std::isinf(R) ? 1.0 : R;
+      if (std::isinf(R))
+        for (int i = 0; i < 2000 && G_.d_log_w(b) > 0.0; ++i) b *= 2.0;
+      for (int i = 0; i < 200; ++i) {
+        const double m = 0.5 * (a + b);
+        if (G_.d_log_w(m) > 0.0) a = m;
+        else b = m;
+      }
+      mode = 0.5 * (a + b);
+    }
+    lw_max_ = G_.log_w(mode);
+    if (!std::isfinite(lw_max_) || !std::isfinite(mode))
+      throw domain_error("the radial law of the Riemannian Gaussian cannot be represented for sigma = " +
+                         num::fmt(G_.sigma));
+    const double level = lw_max_ - 40.0;
+    ra_ = 0.0;
+    if (mode > 0.0 && G_.log_w(1e-300) < level) {
+      double a = 0.0, b = mode;
+      for (int i = 0; i < 200; ++i) {
+        const double m = 0.5 * (a + b);
+        if (G_.log_w(m) < level) a = m;
+        else b = m;
+      }
+      ra_ = a;
+    }
+    double far = R;
+    if (std::isinf(far)) {
+      far = std::max(2.0 * mode, G_.sigma);
+      for (int i = 0; i < 2000 && G_.log_w(far) >= level; ++i) far *= 2.0;
+    }
+    if (G_.log_w(far * (1 - 1e-15)) < level) {
+      double a = mode, b = far;
+      for (int i = 0; i < 200; ++i) {
+        const double m = 0.5 * (a + b);
+        if (G_.log_w(m) >= level) a = m;
+        else b = m;
+      }
+      rb_ = b;
+    } else {
+      rb_ = far;
+    }
+  }
+};
+
+// ---------------------------------------------------------------- Monte Carlo losses
+
+// Empirical profile of n sorted privacy losses: l(eps) = mean((1 - e^{eps-L_i})_+)
+// read off the sorted array. With L ascending and k the first index with
+// L_k >= eps, sum_{i>=k} (1 - e^{eps - L_i}) = T_k + (1 - e^{eps - L_k}) S_k,
+// S_k = sum_{i>=k} e^{L_k - L_i}, T_k = sum_{i>=k} (1 - e^{L_k - L_i}), both
+// built backwards from non-negative terms: no overflow, no cancellation.
+class EmpiricalProfile {
+ public:
+  explicit EmpiricalProfile(std::vector<double> L) : L_(std::move(L)) {
+    std::sort(L_.begin(), L_.end());
+    const std::size_t n = L_.size();
+    S_.assign(n + 1, 0.0);
+    T_.assign(n + 1, 0.0);
+    if (n == 0) return;
+    S_[n - 1] = 1.0;
+    T_[n - 1] = 0.0;
+    for (std::size_t k = n - 1; k-- > 0;) {
+      const double e = std::exp(L_[k] - L_[k + 1]);  // <= 1
+      S_[k] = 1.0 + e * S_[k + 1];
+      T_[k] = T_[k + 1] + -std::expm1(L_[k] - L_[k + 1]) * S_[k + 1];
+    }
+  }
+  std::size_t size() const { return L_.size(); }
+  const std::vector<double>& losses() const { return L_; }
+  std::size_t first_at_least(double eps) const {
+    return std::lower_bound(L_.begin(), L_.end(), eps) - L_.begin();
+  }
+  double operator()(double eps) const {
+    const std::size_t k = first_at_least(eps);
+    if (k >= L_.size()) return 0.0;
+    const double v = (T_[k] + -std::expm1(eps - L_[k]) * S_[k]) / static_cast<double>(L_.size());
+    return v > 0.0 ? v : 0.0;
+  }
+  // Monte Carlo standard error of l(eps) (O(n) at one eps).
+  double se(double eps) const {
+    const std::size_t k = first_at_least(eps), n = L_.size();
+    double s1 = 0.0, s2 = 0.0;
+    for (std::size_t i = k; i < n; ++i) {
+      const double h = -std::expm1(eps - L_[i]);
+      s1 += h;
+      s2 += h * h;
+    }
+    const double m = s1 / n;
+    const double var = std::max(s2 / n - m * m, 0.0) * n / std::max<double>(n - 1.0, 1.0);
+    return std::sqrt(var / n);
+  }
+  // Fraction with L >= eps (the indicator form of Algorithm 2).
+  double survival(double eps) const {
+    return static_cast<double>(L_.size() - first_at_least(eps)) / static_cast<double>(L_.size());
+  }
+
+ private:
+  std::vector<double> L_, S_, T_;
+};
+
+// n draws of the privacy loss L(Y), Y ~ N_M(eta1, sigma^2): r from the exact
+// radial sampler, the angle phi to the direction of eta2 from its exact law
+// (cos phi is the first coordinate of a uniform direction in R^d; d = 1: +-1).
+template <class RadialDraw, class Rng>
+std::vector<double> draw_losses(const PairGeometry& G, long n, const RadialDraw& radial, Rng& rng) {
+  std::vector<double> L(n);
+  InterruptPoller poll;
+  for (long i = 0; i < n; ++i) {
+    poll();
+    const double r = radial.draw(rng);
+    double c;
+    if (G.d == 1) c = rng.unif() < 0.5 ? 1.0 : -1.0;
+    else if (G.d == 2) c = std::cos(2.0 * num::pi * rng.unif());
+    else if (G.d == 3) c = 2.0 * rng.unif() - 1.0;
+    else {
+      const double z1 = rng.norm();
+      double ss = z1 * z1;
+      for (int j = 1; j < G.d; ++j) {
+        const double z = rng.norm();
+        ss += z * z;
+      }
+      c = z1 / std::sqrt(ss);
+    }
+    const double sh2 = 0.5 * (1.0 - c), ch2 = 0.5 * (1.0 + c);
+    L[i] = G.loss(r, sh2, ch2);
+  }
+  return L;
+}
+
+// ---------------------------------------------------------------- supremum over eps
+
+struct SupResult {
+  double mu = 0.0, eps = 0.0;
+};
+
+// max of f on [a, b] by golden section (f continuous; endpoints included).
+template <class F>
+SupResult golden_max(F f, double a, double b, double fa, double fb, int iters) {
+  SupResult best{fa, a};
+  if (fb > best.mu) best = {fb, b};
+  const double g = 0.5 * (std::sqrt(5.0) - 1.0);
+  double x1 = b - g * (b - a), x2 = a + g * (b - a);
+  double f1 = f(x1), f2 = f(x2);
+  for (int i = 0; i < iters && b - a > 1e-12 * std::max(1.0, b); ++i) {
+    check_interrupt(1);
+    if (f1 >= f2) {
+      b = x2, x2 = x1, f2 = f1;
+      x1 = b - g * (b - a);
+      f1 = f(x1);
+    } else {
+      a = x1, x1 = x2, f1 = f2;
+      x2 = a + g * (b - a);
+      f2 = f(x2);
+    }
+    if (f1 > best.mu) best = {f1, x1};
+    if (f2 > best.mu) best = {f2, x2};
+  }
+  return best;
+}
+
+// sup over eps of mu_eps = f(eps) on the grid eps[0..K-1] (ascending), then
+// refined by golden section between the neighbours of the best grid point.
+template <class F>
+SupResult sup_refined(F f, const std::vector<double>& grid, int iters) {
+  std::vector<double> v(grid.size());
+  std::size_t jb = 0;
+  InterruptPoller poll;
+  for (std::size_t j = 0; j < grid.size(); ++j) {
+    poll();
+    v[j] = f(grid[j]);
+    if (v[j] > v[jb]) jb = j;
+  }
+  SupResult best{v[jb], grid[jb]};
+  if (grid.size() < 2 || iters <= 0) return best;
+  const std::size_t ja = jb > 0 ? jb - 1 : 0, jc = jb + 1 < grid.size() ? jb + 1 : jb;
+  if (ja < jb) {
+    SupResult s = golden_max(f, grid[ja], grid[jb], v[ja], v[jb], iters);
+    if (s.mu > best.mu) best = s;
+  }
+  if (jc > jb) {
+    SupResult s = golden_max(f, grid[jb], grid[jc], v[jb], v[jc], iters);
+    if (s.mu > best.mu) best = s;
+  }
+  return best;
+}
+
+}  // namespace gdp
+}  // namespace riemdp
+
+#endif
