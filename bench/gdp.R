@@ -51,16 +51,25 @@ set.seed(20240901)
 ## ---------------------------------------------------------------------------
 ## Timing helpers: medians of `reps` measurements, seconds.
 ## ---------------------------------------------------------------------------
-time_interleaved <- function(fs, reps = 5L) {
+## `inner` calls per measurement (divided out) for calls of a few ms, where
+## system.time()'s 1 ms resolution would dominate.
+time_interleaved <- function(fs, reps = 5L, inner = 1L) {
   for (f in fs) f()                           # warm up
   ts <- matrix(0, reps, length(fs))
   for (r in seq_len(reps))
     for (k in seq_along(fs)) {
       invisible(gc(verbose = FALSE))
-      ts[r, k] <- system.time(fs[[k]](), gcFirst = FALSE)[["elapsed"]]
+      ts[r, k] <- system.time(for (i in seq_len(inner)) fs[[k]](), gcFirst = FALSE)[["elapsed"]] / inner
     }
   stats::setNames(apply(ts, 2L, stats::median), names(fs))
 }
+## One-minute load average (Linux), printed with the results: the machine is
+## shared, and a load above its core count slows every contender alike.
+load_avg <- function() {
+  if (!file.exists("/proc/loadavg")) return(NA_real_)
+  as.numeric(strsplit(readLines("/proc/loadavg", n = 1L), " ")[[1]][1])
+}
+load_start <- load_avg()
 time_once <- function(f) {
   invisible(gc(verbose = FALSE))
   system.time(f(), gcFirst = FALSE)[["elapsed"]]
@@ -246,7 +255,7 @@ quad_t <- list()
 for (Mn in c("S2", "H2")) {
   M <- get(Mn)
   fs <- lapply(sigmas, function(s) { force(s); function() gdp_mu(M, s, Delta, method = "quadrature") })
-  quad_t[[Mn]] <- time_interleaved(fs, reps = 5L)
+  quad_t[[Mn]] <- time_interleaved(fs, reps = 5L, inner = 5L)
   quad_rows[[Mn]] <- vapply(sigmas, function(s) as.numeric(gdp_mu(M, s, Delta, method = "quadrature")), 0)
 }
 t_sig <- time_interleaved(list(S2 = function() gdp_sigma(S2, mu = 1, sensitivity = Delta),
@@ -256,7 +265,7 @@ sig_val <- list(S2 = gdp_sigma(S2, mu = 1, sensitivity = Delta), H2 = gdp_sigma(
 ## ---------------------------------------------------------------------------
 ## Report
 ## ---------------------------------------------------------------------------
-fmt_t <- function(x) if (x < 0.1) sprintf("%.2f ms", 1000 * x) else sprintf("%.3f s", x)
+fmt_t <- function(x) if (x < 0.1) sprintf("%.1f ms", 1000 * x) else sprintf("%.3f s", x)
 cat(sprintf("Plain-R samplers against the radial law (KS p-values): exact %.3f, MH (every 20th state) %.3f\n",
             ks_exact, ks_mh))
 cat(sprintf(paste("Same estimate? Algorithm 2, S^2, sigma = %g, Delta = %g, n = %d, m = %d, n_eps = %d,",
@@ -271,7 +280,7 @@ tab_a <- data.frame(
            "plain R, MH + sort (1 run)"),
   time = c(fmt_t(t_a[["algorithm2"]]), fmt_t(t_a[["monte_carlo"]]), fmt_t(t_a[["pr_sort"]]),
            fmt_t(t_outer[["pr_outer"]]), fmt_t(t_mh)),
-  "plain R / algorithm2" = c("1", sprintf("%.2f", t_a[["monte_carlo"]] / t_a[["algorithm2"]]),
+  "time / riemdp algorithm2" = c("1", sprintf("%.2f", t_a[["monte_carlo"]] / t_a[["algorithm2"]]),
                              sprintf("%.0fx", c(t_a[["pr_sort"]], t_outer[["pr_outer"]], t_mh) / t_a[["algorithm2"]])),
   target = c("< 0.5 s; >= 100x plain R (exact + sort)", "", "", "", ""),
   check.names = FALSE, stringsAsFactors = FALSE)
@@ -304,6 +313,8 @@ checks[["(b) quadrature < 20 ms per sigma (every sigma, S^2 and H^2)"]] <- max(u
 checks[["(c) gdp_sigma < 0.2 s"]] <- max(t_sig) < 0.2
 cat("\nChecks:\n")
 for (nm in names(checks)) cat(sprintf("  %-62s %s\n", nm, if (checks[[nm]]) "met" else "MISSED"))
-cat(sprintf("\nriemdp %s, %s, %s; times are medians of repeated runs (elapsed).\n",
-            as.character(utils::packageVersion("riemdp")), R.version.string, Sys.info()[["machine"]]))
+cat(sprintf("\nriemdp %s, %s, %s, %d cores; times are medians of repeated runs (elapsed).\n",
+            as.character(utils::packageVersion("riemdp")), R.version.string, Sys.info()[["machine"]],
+            parallel::detectCores()))
+cat(sprintf("One-minute load average at start / end: %.2f / %.2f.\n", load_start, load_avg()))
 cat(sprintf("Total bench runtime: %.1f s\n", proc.time()[["elapsed"]] - t_start))
