@@ -141,6 +141,10 @@ gdp_losses_cpp <- function(type, d, Delta, sigma, n) {
     .Call(`_riemdp_gdp_losses_cpp`, type, d, Delta, sigma, n)
 }
 
+gdp_quadrature_profile_cpp <- function(type, d, Delta, sigma, eps, nr, nphi, panels) {
+    .Call(`_riemdp_gdp_quadrature_profile_cpp`, type, d, Delta, sigma, eps, nr, nphi, panels)
+}
+
 stat_frechet_mean <- function(M, X, init, max_iter, tol) {
     .Call(`_riemdp_stat_frechet_mean`, M, X, init, max_iter, tol)
 }

@@ -266,7 +266,8 @@ gdp_compute <- function(M, sigma, sensitivity, method, control, eval, call, fini
     mu <- res$mu
     eps_sup <- res$epsilon_sup
     l <- res$l
-    accuracy <- if (method == "quadrature") max(gdp_quadrature_accuracy, control$tol) else control$tol
+    accuracy <- if (method == "quadrature") max(if (mu <= 8) gdp_quadrature_accuracy else 1e-4, control$tol)
+                else control$tol
   } else {
     n <- control$n
     m <- control$m
@@ -310,8 +311,11 @@ gdp_compute <- function(M, sigma, sensitivity, method, control, eval, call, fini
 #' * `"quadrature"`: deterministic, on \eqn{S^d}, \eqn{H^d} and \eqn{R^d} for
 #'   every \eqn{d}: geodesic polar coordinates \eqn{(r, \varphi)} about \eqn{\eta_1},
 #'   the law of cosines for \eqn{d(\eta_2, y)}, Gauss-Legendre over
-#'   \eqn{\{L \ge \varepsilon\}} only. Relative accuracy 1e-6 (tested against
-#'   `algorithm1`, the closed form and Monte Carlo).
+#'   \eqn{\{L \ge \varepsilon\}} only. Relative accuracy 1e-6 for \eqn{\mu \le 8}
+#'   (tested against `algorithm1`, the closed form, higher orders and Monte
+#'   Carlo), 1e-4 beyond (nearly disjoint laws: \eqn{l(0)} is within
+#'   \eqn{10^{-5}} of 1). When \eqn{l} rounds to 1 (about \eqn{\mu > 16}) \eqn{\mu}
+#'   cannot be computed and an error asks for a larger \eqn{\sigma}.
 #' * `"monte_carlo"`: `n * m` exact draws about \eqn{\eta_1}, the
 #'   change-of-measure estimator with its standard error (delta method at the supremum).
 #' * `"algorithm2"`: the paper's Algorithm 2 as published (frequencies of
@@ -391,6 +395,13 @@ print.riemdp_gdp <- function(x, ...) {
 #' `sigma` is within relative `tol` of the exact root. Only the deterministic
 #' methods (`closed_form`, `algorithm1`, `quadrature`).
 #'
+#' On \eqn{S^d} every \eqn{\mu > 0} is attainable (\eqn{\mu \to 0} as
+#' \eqn{\sigma \to \infty}). On \eqn{H^d}, \eqn{d \ge 2}, it is not: the law
+#' moves out to distance about \eqn{(d-1)\sigma^2}, where the privacy loss
+#' tends to \eqn{-(d-1)\Delta\cos\varphi}, so \eqn{\mu} decreases to a positive
+#' limit (about 0.786 on \eqn{H^2} and 1.232 on \eqn{H^3} at \eqn{\Delta = 1});
+#' a smaller target is an error.
+#'
 #' @inheritParams gdp_mu
 #' @param mu Target \eqn{\mu > 0}.
 #' @param method `"auto"`, `"closed_form"`, `"algorithm1"` or `"quadrature"`.
@@ -437,8 +448,8 @@ gdp_sigma <- function(M, mu, sensitivity, method = "auto", tol = 1e-6, control =
       fhi <- f(hi)
       k <- k + 1L
       if (fhi <= mu) break
-      if (k > 60L) abort(sprintf("`mu` = %s is not attainable on %s with sensitivity %s: mu stays above it up to sigma = %s",
-                                 format(mu), manifold_label(M), format(sensitivity), format(hi)), call)
+      if (k >= 20L) abort(sprintf("`mu` = %s is not attainable on %s with sensitivity %s: mu stays above it up to sigma = %s (on hyperbolic space mu decreases to a positive limit as sigma grows, see ?gdp_sigma)",
+                                  format(mu), manifold_label(M), format(sensitivity), format(hi)), call)
     }
   } else {
     lo <- hi / 1.25
@@ -453,6 +464,9 @@ gdp_sigma <- function(M, mu, sensitivity, method = "auto", tol = 1e-6, control =
       flo <- f(lo)
     }
   }
+  if (!(fhi > 0) || !is.finite(flo) || !(flo > 0))
+    abort(sprintf("`mu` = %s with sensitivity %s on %s needs a sigma where mu cannot be computed in double precision",
+                  format(mu), format(sensitivity), manifold_label(M)), call)
   # Illinois on g(t) = log mu(e^t) - log mu, t = log sigma, bisection whenever
   # the bracket did not halve.
   a <- log(lo); b <- log(hi)

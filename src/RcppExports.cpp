@@ -508,6 +508,23 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// gdp_quadrature_profile_cpp
+Rcpp::NumericVector gdp_quadrature_profile_cpp(std::string type, int d, double Delta, double sigma, Rcpp::NumericVector eps, int nr, int nphi, int panels);
+RcppExport SEXP _riemdp_gdp_quadrature_profile_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP epsSEXP, SEXP nrSEXP, SEXP nphiSEXP, SEXP panelsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< double >::type Delta(DeltaSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eps(epsSEXP);
+    Rcpp::traits::input_parameter< int >::type nr(nrSEXP);
+    Rcpp::traits::input_parameter< int >::type nphi(nphiSEXP);
+    Rcpp::traits::input_parameter< int >::type panels(panelsSEXP);
+    rcpp_result_gen = Rcpp::wrap(gdp_quadrature_profile_cpp(type, d, Delta, sigma, eps, nr, nphi, panels));
+    return rcpp_result_gen;
+END_RCPP
+}
 // stat_frechet_mean
 Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol);
 RcppExport SEXP _riemdp_stat_frechet_mean(SEXP MSEXP, SEXP XSEXP, SEXP initSEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
@@ -604,6 +621,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_gdp_det_cpp", (DL_FUNC) &_riemdp_gdp_det_cpp, 10},
     {"_riemdp_gdp_mc_cpp", (DL_FUNC) &_riemdp_gdp_mc_cpp, 11},
     {"_riemdp_gdp_losses_cpp", (DL_FUNC) &_riemdp_gdp_losses_cpp, 5},
+    {"_riemdp_gdp_quadrature_profile_cpp", (DL_FUNC) &_riemdp_gdp_quadrature_profile_cpp, 8},
     {"_riemdp_stat_frechet_mean", (DL_FUNC) &_riemdp_stat_frechet_mean, 5},
     {"_riemdp_stat_geodesic_regression", (DL_FUNC) &_riemdp_stat_geodesic_regression, 8},
     {"_riemdp_stat_regression_energy", (DL_FUNC) &_riemdp_stat_regression_energy, 6},

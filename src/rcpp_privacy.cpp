@@ -547,3 +547,16 @@ Rcpp::NumericVector gdp_losses_cpp(std::string type, int d, double Delta, double
     return Rcpp::NumericVector(L.begin(), L.end());
   });
 }
+
+// The quadrature profile l(eps) with explicit orders (tests: convergence).
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector gdp_quadrature_profile_cpp(std::string type, int d, double Delta, double sigma,
+                                               Rcpp::NumericVector eps, int nr, int nphi, int panels) {
+  const int kappa = gdp_kappa(type);
+  return interruptible([&] {
+    const gdp::QuadratureProfile Q(kappa, d, Delta, sigma, nr, nphi, panels);
+    Rcpp::NumericVector out(eps.size());
+    for (R_xlen_t i = 0; i < eps.size(); ++i) out[i] = Q(eps[i]);
+    return out;
+  });
+}

@@ -244,8 +244,19 @@ struct PairGeometry {
     return v;
   }
   double r_max() const { return kappa > 0 ? num::pi : inf(); }
+  // On H^d far out (r > 20; the law sits near (d-1) sigma^2) sinh r
+  // overflows: there d2 - r from the exact identity
+  // e^{d2-r}(1 + e^{-2 d2}) = e^-Delta + e^{Delta-2r} + 2 sinh(Delta) sin^2(phi/2) (1 - e^{-2r}).
+  static constexpr double far_r = 20.0;
+  double far_excess(double r, double sh2) const {
+    const double e2r = std::exp(-2.0 * r);
+    const double A = std::exp(-Delta) + std::exp(Delta - 2.0 * r) + 2.0 * std::sinh(Delta) * sh2 * (1.0 - e2r);
+    const double dd = std::log(A);
+    return dd - std::log1p(std::exp(-2.0 * (r + dd)));
+  }
   // dist(eta2, y) from (r, sin^2(phi/2), cos^2(phi/2)).
   double d2(double r, double sh2, double ch2) const {
+    if (kappa < 0 && r > far_r) return r + far_excess(r, sh2);
     const double k = s(r) * s(Delta);
     const double hv = half2(r - Delta) + k * sh2;
     if (kappa > 0) {
@@ -258,6 +269,10 @@ struct PairGeometry {
   }
   // privacy loss L = (d2^2 - r^2)/(2 sigma^2)
   double loss(double r, double sh2, double ch2) const {
+    if (kappa < 0 && r > far_r) {
+      const double dd = far_excess(r, sh2);
+      return dd / sigma * ((2.0 * r + dd) / sigma) * 0.5;
+    }
     const double e = d2(r, sh2, ch2);
     return (e - r) / sigma * ((e + r) / sigma) * 0.5;
   }
@@ -267,6 +282,13 @@ struct PairGeometry {
   double sh2_star(double r, double eps) const {
     const double D = std::sqrt(r * r + 2.0 * sigma * sigma * eps);
     if (kappa > 0 && D >= num::pi) return 2.0;
+    if (kappa < 0 && r > far_r) {
+      // invert far_excess: e^{dd}(1 + e^{-2D}) = e^-Delta + e^{Delta-2r} + 2 sinh(Delta) t (1 - e^{-2r})
+      const double dd = 2.0 * sigma * sigma * eps / (D + r);
+      const double e2r = std::exp(-2.0 * r);
+      return (std::exp(dd) * (1.0 + std::exp(-2.0 * D)) - std::exp(-Delta) - std::exp(Delta - 2.0 * r)) /
+             (2.0 * std::sinh(Delta) * (1.0 - e2r));
+    }
     const double b2 = std::abs(r - Delta);
     const double amb = (2.0 * sigma * sigma * eps + 2.0 * r * Delta - Delta * Delta) / (D + b2);  // D - |r - Delta|
     const double apb = D + b2;
@@ -291,8 +313,16 @@ struct PairGeometry {
 // peak (the density peaks near (d-1) sigma^2 on H^d).
 class QuadratureProfile {
  public:
-  QuadratureProfile(int kappa, int d, double Delta, double sigma, int nr = 12, int nphi = 14, int panels = 10)
+  // Orders <= 0: chosen from mu0 = Delta/sigma. Near-disjoint laws (large
+  // mu0) put l(0) near 1, where mu reacts to tiny absolute errors in l: the
+  // orders grow there (relative accuracy of mu checked against orders
+  // 40/40/30: below 1e-6 up to mu = 8, below 1e-4 up to mu = 12).
+  QuadratureProfile(int kappa, int d, double Delta, double sigma, int nr = 0, int nphi = 0, int panels = 0)
       : G_{kappa, d, Delta, sigma}, nr_(nr), nphi_(nphi), panels_(panels) {
+    const double mu0 = Delta / sigma;
+    if (nr_ <= 0) nr_ = mu0 <= 5.0 ? 12 : mu0 <= 8.0 ? 16 : 20;
+    if (nphi_ <= 0) nphi_ = mu0 <= 5.0 ? 14 : mu0 <= 8.0 ? 16 : 20;
+    if (panels_ <= 0) panels_ = mu0 <= 5.0 ? 10 : mu0 <= 8.0 ? 12 : 16;
     window();
     if (d >= 2) log_B_ = 0.5 * std::log(num::pi) + std::lgamma(0.5 * (d - 1.0)) - std::lgamma(0.5 * d);
     // normaliser on the same panels (no eps breakpoints: smooth)
