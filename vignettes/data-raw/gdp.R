@@ -5,7 +5,7 @@
 ##
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/gdp.R
-## Writes vignettes/data/gdp.rds (a few kB). Base R only; takes a few
+## Writes vignettes/data/gdp.rds (15 kB). Base R only; takes about two
 ## minutes. Everything is fixed by set.seed().
 ##
 ## (i)  mu against sigma = k/4, k = 1..16, Delta = 1, on S^1, R and S^2:
