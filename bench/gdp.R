@@ -6,7 +6,7 @@
 ## Uses only base R (system.time / proc.time); everything is fixed by
 ## set.seed(). Times are medians of repeated runs (elapsed), measured
 ## interleaved (f1, f2, ..., f1, f2, ...) so that a change in the machine's
-## load affects every contender alike. Total runtime: about 1-2 minutes.
+## load affects every contender alike. Total runtime: under a minute.
 ##
 ## Timed:
 ## (a) gdp_mu(S^2, sigma = 0.5, Delta = 1) by method "algorithm2" (the paper's
