@@ -1,0 +1,27 @@
+## Precomputed releases behind the first section of vignettes/riemdp.Rmd:
+## runs the demo script (inst/scripts/demo.R, what `make demo` runs) with its
+## full budget and seeds, and keeps its releases and comparisons, so that the
+## vignette shows what the command prints.
+##
+## Run from the package root with riemdp installed:
+##     Rscript vignettes/data-raw/riemdp.R
+## Writes vignettes/data/riemdp.rds (a few kB); takes what the demo takes.
+
+suppressPackageStartupMessages(library(riemdp))
+t_start <- proc.time()[["elapsed"]]
+Sys.setenv(RIEMDP_DEMO_OUT = file.path(tempdir(), "demo-output"))
+demo <- new.env()
+sys.source("inst/scripts/demo.R", envir = demo)
+
+strip <- function(rel) { rel$call <- NULL; rel }   # the call holds the data by name only; not needed
+out <- list(
+  quakes = list(public = demo$pub_q, epsilon = demo$epsilon_q, control = unclass(demo$ctl_q),
+                releases = lapply(demo$rels_q, strip), compare = demo$cmp_q),
+  rats = if (exists("rels_r", envir = demo))
+    list(public = demo$pub_r, epsilon = demo$epsilon_r, control = unclass(demo$ctl_r),
+         releases = lapply(demo$rels_r, strip), compare = demo$cmp_r),
+  settings = list(riemdp = as.character(utils::packageVersion("riemdp")), R = R.version.string,
+                  date = format(Sys.Date()), runtime_s = round(proc.time()[["elapsed"]] - t_start)))
+dir.create("vignettes/data", showWarnings = FALSE)
+saveRDS(out, "vignettes/data/riemdp.rds", version = 2)
+cat(sprintf("saved vignettes/data/riemdp.rds (%d bytes)\n", file.size("vignettes/data/riemdp.rds")))
