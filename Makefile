@@ -2,7 +2,8 @@
 #   make deps      install what is missing (R packages, pandoc)
 #   make document  regenerate man/ and NAMESPACE with roxygen2 (developers)
 #   make install   install the package from this tree
-#   make demo      geometry tour -> demo-output/
+#   make demo      private geodesic regression on real data (Tonga quakes, rat
+#                  skulls) -> demo-output/*.png; RIEMDP_DEMO_FAST=1 for a short run
 #   make check     R CMD build + R CMD check; fails on ERROR/WARNING or failing
 #                  tests; always ends with `tests: N passed, M failed`
 #   make bench     geometry benchmarks
