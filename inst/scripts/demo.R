@@ -68,8 +68,9 @@ Y <- to_unit(tonga$lat, tonga$long)
 depth <- tonga$depth                          # km
 
 fit_q <- geodesic_regression(S2, depth, Y)
-cat(sprintf("Non-private geodesic regression: R^2 = %.3f (Fletcher's, of location on depth)\n",
+cat(sprintf("Non-private geodesic regression: R^2 = %.3f (Fletcher's, of location on depth: most of the\n",
             fit_q$r_squared))
+cat("  spread runs north-south along the trench, whatever the depth)\n")
 
 ## Public parameters: none is read off the data.
 epsilon_q <- 1
