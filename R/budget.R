@@ -67,7 +67,8 @@ budget_rel_tol <- 1e-12
 #' filter themselves): the budget does not hold the data, so it can only
 #' refuse what the caller submits to it.
 #'
-#' @param ... Releases (objects of class `riemdp_release`) or lists of them.
+#' @param ... `dp_budget()`: releases (objects of class `riemdp_release`) or lists
+#'   of them. `print()`: passed on to `format()`; `format()`: unused.
 #' @param total `NULL` (no limit), or the budget's total as one named number
 #'   \eqn{> 0}: `c(epsilon = 1)` or `c(mu = 1)`.
 #' @param type `"auto"`, `"epsilon"` (basic composition; every entry must be

@@ -53,7 +53,7 @@
 #' set.seed(1)
 #' X <- riem_rlaplace(S2, 30, north, 0.05)
 #' # Distance of 20 private means from the non-private one, at epsilon = 1.
-#' m <- frechet_mean(S2, X)
+#' m <- coef(frechet_mean(S2, X))
 #' d <- dp_replicate(function(i) {
 #'   rel <- dp_frechet_mean(S2, X, epsilon = 1, radius = pi / 6, center = north)
 #'   riem_dist(S2, coef(rel), m)
