@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what riemdp needs to be built, checked and run:
 #   R packages Rcpp, RcppEigen, roxygen2, testthat, shapes, knitr, rmarkdown,
+#   future, future.apply, progressr (parallel replication and progress),
 #   and the pandoc binary (for the vignettes).
 # Does nothing (and no apt-get update) when everything is already present.
 # Prefers Debian packages (root + apt-get), then falls back to
@@ -9,7 +10,7 @@
 set -euo pipefail
 
 RSCRIPT="${RSCRIPT:-Rscript}"
-R_PKGS=(Rcpp RcppEigen roxygen2 testthat shapes knitr rmarkdown)
+R_PKGS=(Rcpp RcppEigen roxygen2 testthat shapes knitr rmarkdown future future.apply progressr)
 # shapes pulls in rgl: never try to open an X11 display while probing.
 export RGL_USE_NULL=TRUE
 

@@ -1,0 +1,329 @@
+# Privacy budgets: composition of the releases' guarantees (DESIGN §6).
+# epsilon-DP: basic composition, sum of epsilons (Dwork & Roth 2014, Thm 3.16).
+# mu-GDP: sqrt(sum mu^2) (Dong et al. 2022, Cor. 3.3), through gdp_compose();
+# epsilon-DP releases enter a mu total as gdp_from_dp(epsilon) (Dong et al. 2022).
+
+# Relative slack for comparing a composed total with the budget's total, so
+# that e.g. 0.1 + 0.2 fits in 0.3 (rounding only: 1e-12 of the total).
+budget_rel_tol <- 1e-12
+
+#' Privacy budgets: compose releases and refuse spending beyond a total
+#'
+#' `dp_budget()` collects releases and reports what they spent together;
+#' given a `total`, it becomes an accountant that refuses (with an error)
+#' any spend that would exceed it. `dp_spend()` records one more release (or
+#' a planned spend given as `epsilon` or `mu`) and `dp_check_budget()` checks
+#' a planned spend **before** the release is computed, so a refused release
+#' never touches the data.
+#'
+#' **Composition.** Each release states its guarantee (`guarantee` field):
+#' * all \eqn{\varepsilon}-DP: basic composition, the total is
+#'   \eqn{\sum_i \varepsilon_i} (Dwork & Roth 2014, Thm 3.16);
+#' * \eqn{\mu}-GDP, or a mix: the total is \eqn{\sqrt{\sum_i \mu_i^2}} (Dong,
+#'   Roth & Su 2022, Cor. 3.3; [gdp_compose()]), where an \eqn{\varepsilon}-DP
+#'   release counts as \eqn{\mu}-GDP with
+#'   \eqn{\mu = -2\Phi^{-1}(1/(1+e^{\varepsilon}))} ([gdp_from_dp()]; Dong et al. 2022).
+#'   A \eqn{\mu}-GDP mechanism is not \eqn{\varepsilon}-DP for any finite
+#'   \eqn{\varepsilon}, so a budget kept in \eqn{\varepsilon} refuses it.
+#'
+#' `type = "auto"` keeps the total in \eqn{\varepsilon} while every entry is
+#' \eqn{\varepsilon}-DP and in \eqn{\mu} as soon as one is \eqn{\mu}-GDP; a
+#' `total` fixes the unit (`c(epsilon = 1)` or `c(mu = 1)`). For
+#' \eqn{\varepsilon}-DP entries the table also shows the \eqn{\mu} they imply.
+#' Composition holds for releases computed on the same data set, adaptively
+#' chosen or not, with parameters fixed before each release.
+#'
+#' A release that carries no privacy guarantee (e.g.
+#' [dp_geodesic_regression()] with `scheme = "paper"`) or whose \eqn{\mu} was
+#' not computed (`mu = NA`: Gaussian releases on spd and kendall) cannot be
+#' accounted: that is an error. A Gaussian release with `mu = Inf` (no finite
+#' \eqn{\mu} could be computed) counts as no privacy at all.
+#'
+#' The object is a value: `dp_spend()` returns a new budget, so write
+#' `b <- dp_spend(b, rel)`. Errors name the argument, state the composed
+#' total and the budget's total (public parameters), and hold no data.
+#' Totals are compared with a relative slack of \eqn{10^{-12}} to absorb
+#' rounding (so that \eqn{0.1 + 0.2} fits in \eqn{0.3}).
+#'
+#' **Compared with diffprivlib and OpenDP.** From diffprivlib's
+#' `BudgetAccountant` we took the accountant's vocabulary and behaviour: a
+#' `total`, what has been `spent`, what is `remaining`, a `check` of a planned
+#' spend that raises an error before anything runs, and a `spend` that is
+#' refused rather than recorded when it would exceed the total. We left out
+#' its \eqn{(\varepsilon, \delta)} pairs and `slack` (advanced composition
+#' trading a little \eqn{\delta} for a smaller \eqn{\varepsilon}): riemdp's
+#' mechanisms are pure \eqn{\varepsilon}-DP or \eqn{\mu}-GDP, and the
+#' \eqn{\mu}-GDP composition is already tight for Gaussian-like losses. We
+#' also left out its implicit default accountant that every mechanism charges
+#' behind the user's back: here spending is explicit and the budget is an
+#' ordinary R value. OpenDP separates compositors (budget fixed up front,
+#' split among queries), odometers (track the loss of an open-ended sequence
+#' of queries) and filters (an odometer that refuses a query once the loss
+#' would pass a bound), with compositions defined per privacy measure and
+#' conversions between measures. `dp_budget()` without a total is an odometer
+#' and with a total a filter, and the \eqn{\varepsilon}-DP-to-\eqn{\mu}-GDP
+#' conversion plays the part of OpenDP's measure conversion. We left out the
+#' interactive machinery (queryables that hold the data and enforce the
+#' filter themselves): the budget does not hold the data, so it can only
+#' refuse what the caller submits to it.
+#'
+#' @param ... `dp_budget()`: releases (objects of class `riemdp_release`) or lists
+#'   of them. `print()`: passed on to `format()`; `format()`: unused.
+#' @param total `NULL` (no limit), or the budget's total as one named number
+#'   \eqn{> 0}: `c(epsilon = 1)` or `c(mu = 1)`.
+#' @param type `"auto"`, `"epsilon"` (basic composition; every entry must be
+#'   \eqn{\varepsilon}-DP) or `"mu"` (\eqn{\mu}-GDP composition).
+#' @return `dp_budget()` and `dp_spend()`: an object of class
+#'   `riemdp_budget`, with `entries` (a data frame: `release`, `kind`,
+#'   `epsilon`, `mu`), `type` (`"epsilon"` or `"mu"`, the unit in force),
+#'   `spent`, `total` (`NA` when there is none), `remaining` (in \eqn{\mu}:
+#'   the largest single \eqn{\mu} that still fits,
+#'   \eqn{\sqrt{total^2 - spent^2}}) and `composition` (a sentence naming the
+#'   theorem). Methods `print()` and `format()`. `dp_check_budget()`: the
+#'   budget, invisibly, when the planned spend fits; an error otherwise.
+#' @references Dong, Roth, Su (2022), Gaussian differential privacy, JRSS B,
+#'   Cor. 3.3 and the conversion from pure DP. Dwork & Roth (2014), The
+#'   algorithmic foundations of differential privacy, Thm 3.16.
+#' @seealso [gdp_compose()], [gdp_from_dp()], [dp_frechet_mean()].
+#' @examples
+#' S2 <- manifold_sphere(2)
+#' north <- c(0, 0, 1)
+#' set.seed(1)
+#' X <- riem_rlaplace(S2, 30, north, 0.05)
+#' r1 <- dp_frechet_mean(S2, X, epsilon = 0.5, radius = pi / 6, center = north)
+#' r2 <- dp_frechet_mean(S2, X, epsilon = 0.25, radius = pi / 6, center = north)
+#' dp_budget(r1, r2)                        # 0.75 by basic composition
+#' r3 <- dp_frechet_mean(S2, X, radius = pi / 6, center = north,
+#'                       mechanism = "gaussian", mu = 0.5)
+#' dp_budget(r1, r2, r3)                    # mixed: composed in mu
+#'
+#' # An accountant with a total: check before releasing, then record.
+#' b <- dp_budget(total = c(epsilon = 1))
+#' b <- dp_spend(b, r1)
+#' dp_check_budget(b, epsilon = 0.5)        # fits: 0.5 + 0.5 = 1
+#' try(dp_check_budget(b, epsilon = 0.75))  # refused before any release
+#' b
+#' @export
+dp_budget <- function(..., total = NULL, type = c("auto", "epsilon", "mu")) {
+  call <- sys.call()
+  type <- arg_match(type, c("auto", "epsilon", "mu"), "type", call)
+  total <- check_budget_total(total, call)
+  if (!is.null(total)) {
+    if (type != "auto" && type != names(total))
+      abort(sprintf("`type` = \"%s\" does not match `total`, which is given in %s; drop `type` or name `total` c(%s = ...)",
+                    type, names(total), type), call)
+    type <- names(total)
+  }
+  b <- structure(list(entries = budget_empty_entries(), requested = type,
+                      total_value = if (is.null(total)) NA_real_ else unname(total)),
+                 class = "riemdp_budget")
+  args <- list(...)
+  labels <- budget_arg_labels(args, substitute(list(...)))
+  for (i in seq_along(args)) {
+    a <- args[[i]]
+    if (inherits(a, "riemdp_release")) {
+      b <- budget_add(b, budget_entry(a, labels[i], labels[i], call), labels[i], call)
+    } else if (is.list(a) && !is.object(a) && length(a) > 0L) {
+      nm <- names(a)
+      for (j in seq_along(a)) {
+        arg <- sprintf("%s[[%d]]", labels[i], j)
+        lab <- if (!is.null(nm) && nzchar(nm[j])) nm[j] else arg
+        if (!inherits(a[[j]], "riemdp_release"))
+          abort(sprintf("`%s` must be a riemdp release (e.g. from dp_frechet_mean()); got an object of class %s",
+                        arg, class(a[[j]])[1L]), call)
+        b <- budget_add(b, budget_entry(a[[j]], lab, arg, call), arg, call)
+      }
+    } else {
+      abort(sprintf("`%s` must be a riemdp release (e.g. from dp_frechet_mean()) or a list of them; got an object of class %s",
+                    labels[i], class(a)[1L]), call)
+    }
+  }
+  budget_refresh(b)
+}
+
+#' @rdname dp_budget
+#' @param budget A `riemdp_budget` from `dp_budget()`.
+#' @param release A release to record (give `release`, or one of `epsilon`
+#'   and `mu` for a spend without a riemdp release object).
+#' @param epsilon,mu A planned (or external) spend: one number \eqn{> 0},
+#'   \eqn{\varepsilon}-DP or \eqn{\mu}-GDP.
+#' @param label A name for the entry in the table.
+#' @export
+dp_spend <- function(budget, release = NULL, epsilon = NULL, mu = NULL, label = NULL) {
+  call <- sys.call()
+  check_budget_object(budget, call)
+  n_given <- (!is.null(release)) + (!is.null(epsilon)) + (!is.null(mu))
+  if (n_given != 1L)
+    abort("give exactly one of `release`, `epsilon` and `mu`: the spend to record", call)
+  if (!is.null(label) && !(is.character(label) && length(label) == 1L && !is.na(label)))
+    abort("`label` must be a single string", call)
+  if (!is.null(release)) {
+    if (!inherits(release, "riemdp_release"))
+      abort(sprintf("`release` must be a riemdp release (e.g. from dp_frechet_mean()); got an object of class %s",
+                    class(release)[1L]), call)
+    expr <- substitute(release)
+    lab <- label %||% if (is.symbol(expr)) as.character(expr) else paste0("release ", nrow(budget$entries) + 1L)
+    e <- budget_entry(release, lab, "release", call)
+    arg <- "release"
+  } else {
+    arg <- if (!is.null(epsilon)) "epsilon" else "mu"
+    lab <- label %||% paste0("spend ", nrow(budget$entries) + 1L)
+    e <- budget_planned_entry(epsilon, mu, lab, call)
+  }
+  budget_refresh(budget_add(budget, e, arg, call))
+}
+
+#' @rdname dp_budget
+#' @export
+dp_check_budget <- function(budget, epsilon = NULL, mu = NULL) {
+  call <- sys.call()
+  check_budget_object(budget, call)
+  if ((!is.null(epsilon)) + (!is.null(mu)) != 1L)
+    abort("give exactly one of `epsilon` and `mu`: the planned spend to check", call)
+  arg <- if (!is.null(epsilon)) "epsilon" else "mu"
+  budget_add(budget, budget_planned_entry(epsilon, mu, "planned", call), arg, call)
+  invisible(budget)
+}
+
+#' @rdname dp_budget
+#' @param x A `riemdp_budget`.
+#' @param digits Significant digits for the numbers.
+#' @export
+format.riemdp_budget <- function(x, digits = 4, ...) {
+  e <- x$entries
+  fmt <- function(v) ifelse(is.na(v), "-", trimws(formatC(v, digits = digits, format = "g")))
+  head <- sprintf("<riemdp privacy budget> %d entr%s, accounted in %s", nrow(e),
+                  if (nrow(e) == 1L) "y" else "ies", if (x$type == "epsilon") "epsilon-DP" else "mu-GDP")
+  tab <- if (nrow(e) == 0L) "  (no releases yet)" else {
+    m <- rbind(c("release", "kind", "epsilon", "mu"),
+               cbind(e$release, e$kind, fmt(e$epsilon), fmt(e$mu)))
+    w <- apply(nchar(m), 2L, max)
+    apply(m, 1L, function(r) sub(" +$", "", paste0("  ", paste0(r, strrep(" ", w - nchar(r)), collapse = "  "))))
+  }
+  unit <- x$type
+  c(head, tab,
+    sprintf("Spent: %s = %s (%s)", unit, fmt(x$spent), x$composition),
+    if (is.na(x$total)) "Total: none set" else
+      sprintf("Total: %s = %s; remaining: %s = %s", unit, fmt(x$total), unit, fmt(x$remaining)))
+}
+
+#' @rdname dp_budget
+#' @export
+print.riemdp_budget <- function(x, ...) {
+  out <- format(x, ...)
+  cat(out[seq_len(length(out) - 2L)], sep = "\n")
+  cat(strwrap(out[length(out) - 1L], exdent = 2), sep = "\n")
+  cat(out[length(out)], "\n", sep = "")
+  invisible(x)
+}
+
+# ---- internals -------------------------------------------------------------
+
+budget_empty_entries <- function() {
+  data.frame(release = character(0), kind = character(0), epsilon = numeric(0), mu = numeric(0),
+             stringsAsFactors = FALSE)
+}
+
+check_budget_total <- function(total, call) {
+  if (is.null(total)) return(NULL)
+  nm <- names(total)
+  if (!is.numeric(total) || length(total) != 1L || is.null(nm) || !(nm %in% c("epsilon", "mu")) ||
+      !is.finite(total) || total <= 0)
+    abort("`total` must be NULL or one finite number > 0 named epsilon or mu, e.g. c(epsilon = 1) or c(mu = 1)", call)
+  stats::setNames(as.double(total), nm)
+}
+
+check_budget_object <- function(budget, call) {
+  if (!inherits(budget, "riemdp_budget"))
+    abort("`budget` must be a privacy budget from dp_budget()", call)
+}
+
+# Argument labels: names given in `...`, else the expression when it is a
+# symbol (never evaluated values), else "..i".
+budget_arg_labels <- function(args, exprs) {
+  exprs <- as.list(exprs)[-1L]
+  nm <- names(args) %||% rep("", length(args))
+  vapply(seq_along(args), function(i) {
+    if (nzchar(nm[i])) return(nm[i])
+    if (is.symbol(exprs[[i]])) return(as.character(exprs[[i]]))
+    sprintf("..%d", i)
+  }, character(1))
+}
+
+# One row of the table for a release; `arg` names it in errors.
+budget_entry <- function(r, label, arg, call) {
+  g <- r$guarantee
+  if (identical(g, "epsilon-DP")) {
+    eps <- r$epsilon
+    if (!is.numeric(eps) || length(eps) != 1L || !is.finite(eps) || eps <= 0)
+      abort(sprintf("`%s` is an epsilon-DP release without a valid `epsilon` field; it cannot be accounted", arg), call)
+    return(data.frame(release = label, kind = "epsilon-DP", epsilon = eps, mu = gdp_from_dp(eps),
+                      stringsAsFactors = FALSE))
+  }
+  if (identical(g, "mu-GDP")) {
+    mu <- r$mu
+    if (!is.numeric(mu) || length(mu) != 1L || is.na(mu))
+      abort(sprintf("`%s` is a mu-GDP release whose mu was not computed (mu = NA: it needs constant curvature, Thm 4.1), so it cannot be accounted; use a manifold of constant curvature, or a Laplace or KNG release with `epsilon`", arg), call)
+    return(data.frame(release = label, kind = "mu-GDP", epsilon = NA_real_, mu = mu, stringsAsFactors = FALSE))
+  }
+  abort(sprintf("`%s` carries no differential-privacy guarantee (guarantee: %s), so it cannot be accounted%s",
+                arg, if (is.character(g) && length(g) == 1L) g else "none",
+                if (inherits(r, "riemdp_regression_release")) "; use scheme = \"joint\"" else ""), call)
+}
+
+budget_planned_entry <- function(epsilon, mu, label, call) {
+  if (!is.null(epsilon)) {
+    epsilon <- check_positive(epsilon, "epsilon", call)
+    return(data.frame(release = label, kind = "epsilon-DP", epsilon = epsilon, mu = gdp_from_dp(epsilon),
+                      stringsAsFactors = FALSE))
+  }
+  mu <- check_positive(mu, "mu", call)
+  data.frame(release = label, kind = "mu-GDP", epsilon = NA_real_, mu = mu, stringsAsFactors = FALSE)
+}
+
+# The unit in force for a set of entries.
+budget_type <- function(requested, entries) {
+  if (requested != "auto") return(requested)
+  if (all(entries$kind == "epsilon-DP")) "epsilon" else "mu"
+}
+
+budget_spent <- function(type, entries) {
+  if (nrow(entries) == 0L) return(0)
+  if (type == "epsilon") sum(entries$epsilon) else gdp_compose(entries$mu)
+}
+
+# Add entry `e`; error (naming `arg`) when it cannot be accounted in the
+# budget's unit or would exceed the total. Nothing is stored on error.
+budget_add <- function(b, e, arg, call) {
+  if (b$requested == "epsilon" && e$kind == "mu-GDP")
+    abort(sprintf("`%s` is mu-GDP, which is not epsilon-DP for any finite epsilon: it cannot be accounted in a budget kept in epsilon; use total = c(mu = ...) or type = \"mu\"", arg), call)
+  entries <- rbind(b$entries, e)
+  type <- budget_type(b$requested, entries)
+  spent <- budget_spent(type, entries)
+  tot <- b$total_value
+  if (!is.na(tot) && spent > tot * (1 + budget_rel_tol)) {
+    before <- budget_spent(type, b$entries)
+    abort(sprintf("`%s` would exceed the budget: %s = %s already spent, %s after this spend (%s), above `total` %s = %s; it was not recorded",
+                  arg, type, format(before, digits = 6), format(spent, digits = 6),
+                  if (type == "epsilon") "basic composition" else "mu-GDP composition sqrt(sum mu^2)",
+                  type, format(tot, digits = 6)), call)
+  }
+  b$entries <- entries
+  b
+}
+
+budget_refresh <- function(b) {
+  e <- b$entries
+  rownames(e) <- NULL
+  b$entries <- e
+  b$type <- budget_type(b$requested, e)
+  b$spent <- budget_spent(b$type, e)
+  b$total <- b$total_value
+  b$remaining <- if (is.na(b$total)) NA_real_ else if (b$type == "epsilon") max(0, b$total - b$spent) else
+    sqrt(max(0, b$total^2 - b$spent^2))
+  has_eps <- any(e$kind == "epsilon-DP")
+  b$composition <- if (b$type == "epsilon") "basic composition: sum of epsilons, Dwork & Roth 2014 Thm 3.16" else
+    paste0("mu-GDP composition sqrt(sum mu^2), Dong, Roth & Su 2022 Cor. 3.3",
+           if (has_eps) "; epsilon-DP entries converted to mu = -2 qnorm(1/(1 + exp(epsilon))), Dong et al. 2022" else "")
+  b
+}
