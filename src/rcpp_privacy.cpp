@@ -476,9 +476,11 @@ Rcpp::List gdp_det_cpp(std::string type, int d, double Delta, double sigma, std:
 // n*m about eta2): "monte_carlo" is the change-of-measure estimator with
 // eps = 0, a refined supremum and a delta-method standard error;
 // "algorithm2" is 004 Algorithm 2 as published (frequencies, grid k..n_eps k).
+// The draws use a fixed set of generator streams on `threads` threads: the
+// result depends on R's seed only.
 // [[Rcpp::export]]
 Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::string method, int n, int m,
-                      int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps) {
+                      int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps, int threads = 2) {
   const int kappa = gdp_kappa(type);
   Xoshiro256pp rng = rng_from_r();
   return interruptible([&] {
@@ -487,11 +489,11 @@ Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::
     const RadialSampler radial(*space, RadialKernel{RadialKernel::gaussian, sigma});
     const long N = static_cast<long>(n) * m;
     if (!(eps_max > 0.0)) eps_max = gdp_default_eps_max(kappa, d, Delta, sigma);
-    const gdp::EmpiricalProfile P1(gdp::draw_losses(G, N, radial, rng));
     Rcpp::NumericVector l(eval_eps.size()), se(eval_eps.size());
     gdp::SupResult s;
     double se_mu = NA_REAL;
     if (method == "monte_carlo") {
+      const gdp::EmpiricalProfile P1(gdp::draw_losses(G, N, radial, rng, threads));
       auto f = [&](double e) { return gdp::mu_from_delta(e, P1(e), tol); };
       s = gdp::sup_refined(f, gdp_linear_grid(eps_max, n_eps, true), 60);
       const double dd = s.mu > 0.0 ? gdp::delta_dmu(s.eps, s.mu) : 0.0;
@@ -502,24 +504,31 @@ Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::
       }
     } else if (method == "algorithm2") {
       // Draws about eta2: their loss (d(eta2,y)^2 - d(eta1,y)^2)/(2 sigma^2)
-      // is minus the geometric loss measured from eta2.
-      std::vector<double> L2 = gdp::draw_losses(G, N, radial, rng);
+      // is minus the geometric loss measured from eta2. Frequencies on the
+      // grid by bucket counts (GridSurvival); a sorted copy only for many eval_eps.
+      const bool keep_sorted = eval_eps.size() > 16;
+      const gdp::GridSurvival P1(gdp::draw_losses(G, N, radial, rng, threads), eps_max, n_eps, keep_sorted);
+      std::vector<double> L2 = gdp::draw_losses(G, N, radial, rng, threads);
       for (double& v : L2) v = -v;
-      const gdp::EmpiricalProfile P2(std::move(L2));
-      auto lhat = [&](double e) {
-        const double f2 = P2.survival(e);
-        return P1.survival(e) - (f2 > 0.0 ? std::exp(e) * f2 : 0.0);
-      };
-      auto f = [&](double e) { return gdp::mu_from_delta(e, lhat(e), tol); };
-      s = gdp::sup_refined(f, gdp_linear_grid(eps_max, n_eps, false), 0);
+      const gdp::GridSurvival P2(std::move(L2), eps_max, n_eps, keep_sorted);
+      auto lhat_of = [](double e, double f1, double f2) { return f1 - (f2 > 0.0 ? std::exp(e) * f2 : 0.0); };
+      // Algorithm 2 as printed: mu_eps on the grid k, ..., n_eps k, maximum read off it.
+      InterruptPoller poll;
+      s = gdp::SupResult{-1.0, 0.0};
+      int jb = 1;
+      for (int j = 1; j <= n_eps; ++j) {
+        poll();
+        const double e = P1.grid(j), v = gdp::mu_from_delta(e, lhat_of(e, P1.at(j), P2.at(j)), tol);
+        if (v > s.mu) s = {v, e}, jb = j;
+      }
       // binomial standard error of l at the supremum, by the delta method
-      const double f1 = P1.survival(s.eps), f2 = P2.survival(s.eps);
+      const double f1 = P1.at(jb), f2 = P2.at(jb);
       const double v = (f1 * (1 - f1) + (f2 > 0.0 ? std::exp(2.0 * s.eps) * f2 * (1 - f2) : 0.0)) / N;
       const double dd = s.mu > 0.0 ? gdp::delta_dmu(s.eps, s.mu) : 0.0;
       if (dd > 0.0 && std::isfinite(v)) se_mu = std::sqrt(v) / dd;
       for (R_xlen_t i = 0; i < eval_eps.size(); ++i) {
-        l[i] = lhat(eval_eps[i]);
         const double a = P1.survival(eval_eps[i]), b = P2.survival(eval_eps[i]);
+        l[i] = lhat_of(eval_eps[i], a, b);
         const double vv = (a * (1 - a) + (b > 0.0 ? std::exp(2.0 * eval_eps[i]) * b * (1 - b) : 0.0)) / N;
         se[i] = std::isfinite(vv) ? std::sqrt(vv) : NA_REAL;
         if (!std::isfinite(l[i])) l[i] = NA_REAL;
@@ -536,14 +545,14 @@ Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::
 
 // The privacy losses of n exact draws (tests: against full draws).
 // [[Rcpp::export]]
-Rcpp::NumericVector gdp_losses_cpp(std::string type, int d, double Delta, double sigma, int n) {
+Rcpp::NumericVector gdp_losses_cpp(std::string type, int d, double Delta, double sigma, int n, int threads = 2) {
   const int kappa = gdp_kappa(type);
   Xoshiro256pp rng = rng_from_r();
   return interruptible([&] {
     const gdp::PairGeometry G{kappa, d, Delta, sigma};
     auto space = gdp_space(kappa, d);
     const RadialSampler radial(*space, RadialKernel{RadialKernel::gaussian, sigma});
-    const std::vector<double> L = gdp::draw_losses(G, n, radial, rng);
+    const std::vector<double> L = gdp::draw_losses(G, n, radial, rng, threads);
     return Rcpp::NumericVector(L.begin(), L.end());
   });
 }
