@@ -405,6 +405,37 @@ std::unique_ptr<Manifold> gdp_space(int kappa, int d) {
   return std::make_unique<Euclidean>(d);
 }
 
+// n loss draws (gdp::draw_losses) with the tabulated exact radial sampler
+// (gdp::TableRadial, on the window of the quadrature), or the general one
+// where the table cannot be built.
+class GdpLossDraws {
+ public:
+  GdpLossDraws(int kappa, int d, double Delta, double sigma)
+      : G_(kappa, d, Delta, sigma),
+        space_(gdp_space(kappa, d)),
+        radial_(*space_, RadialKernel{RadialKernel::gaussian, sigma}),
+        table_(table(G_, kappa, d, Delta, sigma)) {}
+  std::vector<double> operator()(long n, Xoshiro256pp& rng, int threads) const {
+    if (table_ && table_->ok()) return gdp::draw_losses(G_, n, *table_, rng, threads);
+    return gdp::draw_losses(G_, n, radial_, rng, threads);
+  }
+
+ private:
+  gdp::PairGeometry G_;
+  std::unique_ptr<Manifold> space_;
+  RadialSampler radial_;
+  std::unique_ptr<gdp::TableRadial> table_;
+  static std::unique_ptr<gdp::TableRadial> table(const gdp::PairGeometry& G, int kappa, int d, double Delta,
+                                                 double sigma) {
+    try {
+      const gdp::QuadratureProfile Q(kappa, d, Delta, sigma);
+      return std::make_unique<gdp::TableRadial>(G, Q.r_lo(), Q.r_hi());
+    } catch (const domain_error&) {
+      return nullptr;
+    }
+  }
+};
+
 }  // namespace
 
 // Default eps_max for the manifold (paper = Algorithm 1's pi Delta/(2 sigma^2)).
@@ -484,16 +515,14 @@ Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::
   const int kappa = gdp_kappa(type);
   Xoshiro256pp rng = rng_from_r();
   return interruptible([&] {
-    const gdp::PairGeometry G{kappa, d, Delta, sigma};
-    auto space = gdp_space(kappa, d);
-    const RadialSampler radial(*space, RadialKernel{RadialKernel::gaussian, sigma});
+    const GdpLossDraws draws(kappa, d, Delta, sigma);
     const long N = static_cast<long>(n) * m;
     if (!(eps_max > 0.0)) eps_max = gdp_default_eps_max(kappa, d, Delta, sigma);
     Rcpp::NumericVector l(eval_eps.size()), se(eval_eps.size());
     gdp::SupResult s;
     double se_mu = NA_REAL;
     if (method == "monte_carlo") {
-      const gdp::EmpiricalProfile P1(gdp::draw_losses(G, N, radial, rng, threads));
+      const gdp::EmpiricalProfile P1(draws(N, rng, threads));
       auto f = [&](double e) { return gdp::mu_from_delta(e, P1(e), tol); };
       s = gdp::sup_refined(f, gdp_linear_grid(eps_max, n_eps, true), 60);
       const double dd = s.mu > 0.0 ? gdp::delta_dmu(s.eps, s.mu) : 0.0;
@@ -507,8 +536,8 @@ Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::
       // is minus the geometric loss measured from eta2. Frequencies on the
       // grid by bucket counts (GridSurvival); a sorted copy only for many eval_eps.
       const bool keep_sorted = eval_eps.size() > 16;
-      const gdp::GridSurvival P1(gdp::draw_losses(G, N, radial, rng, threads), eps_max, n_eps, keep_sorted);
-      std::vector<double> L2 = gdp::draw_losses(G, N, radial, rng, threads);
+      const gdp::GridSurvival P1(draws(N, rng, threads), eps_max, n_eps, keep_sorted);
+      std::vector<double> L2 = draws(N, rng, threads);
       for (double& v : L2) v = -v;
       const gdp::GridSurvival P2(std::move(L2), eps_max, n_eps, keep_sorted);
       auto lhat_of = [](double e, double f1, double f2) { return f1 - (f2 > 0.0 ? std::exp(e) * f2 : 0.0); };
@@ -549,10 +578,7 @@ Rcpp::NumericVector gdp_losses_cpp(std::string type, int d, double Delta, double
   const int kappa = gdp_kappa(type);
   Xoshiro256pp rng = rng_from_r();
   return interruptible([&] {
-    const gdp::PairGeometry G{kappa, d, Delta, sigma};
-    auto space = gdp_space(kappa, d);
-    const RadialSampler radial(*space, RadialKernel{RadialKernel::gaussian, sigma});
-    const std::vector<double> L = gdp::draw_losses(G, n, radial, rng, threads);
+    const std::vector<double> L = GdpLossDraws(kappa, d, Delta, sigma)(n, rng, threads);
     return Rcpp::NumericVector(L.begin(), L.end());
   });
 }

@@ -611,6 +611,123 @@ inline void draw_half_angle(int d, Rng& rng, double& sh2, double& ch2) {
   }
 }
 
+// Exact draws of r from the radial law w(r) = exp(-r^2/(2 sigma^2)) s(r)^{d-1}
+// of PairGeometry (log-concave on S^d, R^d, H^d) by rejection from a
+// piecewise envelope: K equal bins on [ra, rb] with height the largest w on
+// the bin (an end, or the mode inside), and below ra and above rb the
+// exponential tangent lines of log w (log w lies below its tangents). A
+// squeeze (w >= the smaller end value on a bin, w unimodal) accepts most
+// draws without evaluating w; pieces are chosen by Walker's alias table.
+// ok() is false when the envelope cannot be built (the caller then uses the
+// general sampler).
+class TableRadial {
+ public:
+  TableRadial(const PairGeometry& G, double ra, double rb, int K = 512) : G_(G), ra_(ra), rb_(rb), K_(K) {
+    R_ = G.r_max();
+    if (!(rb > ra) || !(ra >= 0.0) || !std::isfinite(rb) || rb > R_) return;
+    h_ = (rb - ra) / K;
+    // peak of w: log w at the mode (bisection on the decreasing d log w)
+    double lo = ra, hi = rb;
+    if (G.d > 1 || ra > 0.0) {
+      if (!(G.d_log_w(hi) < 0.0) && rb < R_) return;
+      for (int i = 0; i < 200 && G.d_log_w(lo) > 0.0 && hi - lo > 0.0; ++i) {
+        const double m = 0.5 * (lo + hi);
+        if (G.d_log_w(m) > 0.0) lo = m;
+        else hi = m;
+      }
+    }
+    lw_max_ = G.log_w(lo);
+    if (!std::isfinite(lw_max_)) return;
+    top_.resize(K);
+    bot_.resize(K);
+    std::vector<double> mass(K + 2, 0.0);
+    for (int i = 0; i < K; ++i) {
+      const double a = ra + h_ * i, b = i + 1 == K ? rb : ra + h_ * (i + 1);
+      const double wa = w(a), wb = w(b);
+      double top = std::max(wa, wb);
+      if (G.d_log_w(a) > 0.0 && G.d_log_w(b) < 0.0) top = std::max(top, 1.0);  // the mode (w = 1 there)
+      top_[i] = top * (1.0 + 1e-9);
+      bot_[i] = std::min(wa, wb) * (1.0 - 1e-9);
+      mass[i] = top_[i] * (b - a);
+    }
+    if (ra > 0.0) {  // tangent at ra (w increases below it)
+      ga_ = G.d_log_w(ra);
+      wa_ = w(ra) * (1.0 + 1e-9);
+      if (!(ga_ > 0.0) || !std::isfinite(ga_)) return;
+      ema_ = std::expm1(-ga_ * ra);
+      mass[K] = wa_ * -ema_ / ga_;
+    }
+    if (rb < R_) {  // tangent at rb (w decreases beyond it)
+      gb_ = G.d_log_w(rb);
+      wb_ = w(rb) * (1.0 + 1e-9);
+      if (!(gb_ < 0.0) || !std::isfinite(gb_)) return;
+      mass[K + 1] = wb_ / -gb_;
+    }
+    // Walker's alias table (Vose's construction)
+    const int P = K + 2;
+    double total = 0.0;
+    for (double v : mass) total += v;
+    if (!(total > 0.0) || !std::isfinite(total)) return;
+    prob_.assign(P, 0.0);
+    alias_.assign(P, 0);
+    std::vector<double> q(P);
+    std::vector<int> small, large;
+    for (int i = 0; i < P; ++i) {
+      q[i] = mass[i] / total * P;
+      (q[i] < 1.0 ? small : large).push_back(i);
+    }
+    while (!small.empty() && !large.empty()) {
+      const int sm = small.back(), lg = large.back();
+      small.pop_back();
+      prob_[sm] = q[sm];
+      alias_[sm] = lg;
+      q[lg] -= 1.0 - q[sm];
+      if (q[lg] < 1.0) {
+        large.pop_back();
+        small.push_back(lg);
+      }
+    }
+    for (int i : large) prob_[i] = 1.0, alias_[i] = i;
+    for (int i : small) prob_[i] = 1.0, alias_[i] = i;  // rounding leftovers
+    ok_ = true;
+  }
+  bool ok() const { return ok_; }
+
+  template <class Rng>
+  double draw(Rng& rng) const {
+    const int P = K_ + 2;
+    for (long tries = 0; tries < 10000000; ++tries) {
+      const double u = rng.unif() * P;
+      int i = static_cast<int>(u);
+      if (i >= P) i = P - 1;
+      if (!(u - i < prob_[i])) i = alias_[i];
+      if (i < K_) {
+        const double a = ra_ + h_ * i, b = i + 1 == K_ ? rb_ : ra_ + h_ * (i + 1);
+        const double r = a + (b - a) * rng.unif();
+        const double v = rng.unif() * top_[i];
+        if (v <= bot_[i] || v <= w(r)) return r;
+      } else if (i == K_) {
+        const double r = ra_ + std::log1p(rng.unif() * ema_) / ga_;
+        if (rng.unif() * wa_ * std::exp(ga_ * (r - ra_)) <= w(r)) return r;
+      } else {
+        const double r = rb_ + std::log(rng.unif()) / gb_;
+        if (r < R_ && rng.unif() * wb_ * std::exp(gb_ * (r - rb_)) <= w(r)) return r;
+      }
+    }
+    throw domain_error("internal error: the tabulated radial envelope rejected 1e7 draws in a row; please report this");
+  }
+
+ private:
+  PairGeometry G_;
+  double ra_, rb_, R_ = 0.0, h_ = 0.0, lw_max_ = 0.0;
+  int K_;
+  double ga_ = 0.0, wa_ = 0.0, ema_ = 0.0, gb_ = 0.0, wb_ = 0.0;
+  std::vector<double> top_, bot_, prob_;
+  std::vector<int> alias_;
+  bool ok_ = false;
+  double w(double r) const { return r > 0.0 || G_.d == 1 ? std::exp(G_.log_w(r) - lw_max_) : 0.0; }
+};
+
 // Number of independent generator streams of draw_losses (fixed: the draws
 // depend on the seed only, not on the number of threads).
 constexpr int loss_streams = 4;
