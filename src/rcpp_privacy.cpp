@@ -535,21 +535,37 @@ Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::
       // Draws about eta2: their loss (d(eta2,y)^2 - d(eta1,y)^2)/(2 sigma^2)
       // is minus the geometric loss measured from eta2. Frequencies on the
       // grid by bucket counts (GridSurvival); a sorted copy only for many eval_eps.
+      // The two count passes, and the inversions, split over the threads
+      // (each value depends on its index only).
       const bool keep_sorted = eval_eps.size() > 16;
-      const gdp::GridSurvival P1(draws(N, rng, threads), eps_max, n_eps, keep_sorted);
-      std::vector<double> L2 = draws(N, rng, threads);
-      for (double& v : L2) v = -v;
-      const gdp::GridSurvival P2(std::move(L2), eps_max, n_eps, keep_sorted);
+      std::vector<double> L1 = draws(N, rng, threads), L2 = draws(N, rng, threads);
+      std::unique_ptr<gdp::GridSurvival> PP[2];
+      const int t2 = std::max(1, std::min(threads, 2));
+      parallel_blocks(t2, [&](int t) {
+        for (int k = t; k < 2; k += t2) {
+          if (k == 1)
+            for (double& v : L2) v = -v;
+          PP[k] = std::make_unique<gdp::GridSurvival>(std::move(k == 0 ? L1 : L2), eps_max, n_eps, keep_sorted);
+        }
+      });
+      const gdp::GridSurvival &P1 = *PP[0], &P2 = *PP[1];
       auto lhat_of = [](double e, double f1, double f2) { return f1 - (f2 > 0.0 ? std::exp(e) * f2 : 0.0); };
       // Algorithm 2 as printed: mu_eps on the grid k, ..., n_eps k, maximum read off it.
-      InterruptPoller poll;
+      std::vector<double> mu_j(n_eps + 1, 0.0);
+      const int tb = n_eps >= 200 ? std::max(1, threads) : 1;
+      parallel_blocks(tb, [&](int t) {
+        InterruptPoller poll;
+        for (int j = 1 + static_cast<int>(static_cast<long>(n_eps) * t / tb);
+             j <= static_cast<int>(static_cast<long>(n_eps) * (t + 1) / tb); ++j) {
+          poll();
+          const double e = P1.grid(j);
+          mu_j[j] = gdp::mu_from_delta(e, lhat_of(e, P1.at(j), P2.at(j)), tol);
+        }
+      });
       s = gdp::SupResult{-1.0, 0.0};
       int jb = 1;
-      for (int j = 1; j <= n_eps; ++j) {
-        poll();
-        const double e = P1.grid(j), v = gdp::mu_from_delta(e, lhat_of(e, P1.at(j), P2.at(j)), tol);
-        if (v > s.mu) s = {v, e}, jb = j;
-      }
+      for (int j = 1; j <= n_eps; ++j)
+        if (mu_j[j] > s.mu) s = {mu_j[j], P1.grid(j)}, jb = j;
       // binomial standard error of l at the supremum, by the delta method
       const double f1 = P1.at(jb), f2 = P2.at(jb);
       const double v = (f1 * (1 - f1) + (f2 > 0.0 ? std::exp(2.0 * s.eps) * f2 * (1 - f2) : 0.0)) / N;

@@ -537,8 +537,9 @@ class GridSurvival {
     for (int j = 0; j <= K; ++j) grid_[j] = eps_max * j / K;
     // bucket b(L) = #{j >= 1 : eps_j <= L}: a guess from L K / eps_max, then
     // corrected against the grid values themselves (rounding at the ends)
+    const double scale = K / eps_max;
     for (double v : L_) {
-      const double t = v / eps_max * K;
+      const double t = v * scale;
       int b = t > 0.0 ? (t < K ? static_cast<int>(t) : K) : 0;
       while (b < K && grid_[b + 1] <= v) ++b;
       while (b > 0 && !(grid_[b] <= v)) --b;
