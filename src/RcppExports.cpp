@@ -486,8 +486,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // gdp_mc_cpp
-Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::string method, int n, int m, int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps);
-RcppExport SEXP _riemdp_gdp_mc_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP methodSEXP, SEXP nSEXP, SEXP mSEXP, SEXP n_epsSEXP, SEXP eps_maxSEXP, SEXP tolSEXP, SEXP eval_epsSEXP) {
+Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::string method, int n, int m, int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps, int threads);
+RcppExport SEXP _riemdp_gdp_mc_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP methodSEXP, SEXP nSEXP, SEXP mSEXP, SEXP n_epsSEXP, SEXP eps_maxSEXP, SEXP tolSEXP, SEXP eval_epsSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -502,13 +502,14 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type eps_max(eps_maxSEXP);
     Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eval_eps(eval_epsSEXP);
-    rcpp_result_gen = Rcpp::wrap(gdp_mc_cpp(type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(gdp_mc_cpp(type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // gdp_losses_cpp
-Rcpp::NumericVector gdp_losses_cpp(std::string type, int d, double Delta, double sigma, int n);
-RcppExport SEXP _riemdp_gdp_losses_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP nSEXP) {
+Rcpp::NumericVector gdp_losses_cpp(std::string type, int d, double Delta, double sigma, int n, int threads);
+RcppExport SEXP _riemdp_gdp_losses_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP nSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -517,7 +518,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type Delta(DeltaSEXP);
     Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
     Rcpp::traits::input_parameter< int >::type n(nSEXP);
-    rcpp_result_gen = Rcpp::wrap(gdp_losses_cpp(type, d, Delta, sigma, n));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(gdp_losses_cpp(type, d, Delta, sigma, n, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -649,8 +651,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_gdp_delta_cpp", (DL_FUNC) &_riemdp_gdp_delta_cpp, 2},
     {"_riemdp_gdp_mu_from_delta_cpp", (DL_FUNC) &_riemdp_gdp_mu_from_delta_cpp, 3},
     {"_riemdp_gdp_det_cpp", (DL_FUNC) &_riemdp_gdp_det_cpp, 10},
-    {"_riemdp_gdp_mc_cpp", (DL_FUNC) &_riemdp_gdp_mc_cpp, 11},
-    {"_riemdp_gdp_losses_cpp", (DL_FUNC) &_riemdp_gdp_losses_cpp, 5},
+    {"_riemdp_gdp_mc_cpp", (DL_FUNC) &_riemdp_gdp_mc_cpp, 12},
+    {"_riemdp_gdp_losses_cpp", (DL_FUNC) &_riemdp_gdp_losses_cpp, 6},
     {"_riemdp_gdp_quadrature_profile_cpp", (DL_FUNC) &_riemdp_gdp_quadrature_profile_cpp, 8},
     {"_riemdp_stat_frechet_mean", (DL_FUNC) &_riemdp_stat_frechet_mean, 6},
     {"_riemdp_stat_frechet_median", (DL_FUNC) &_riemdp_stat_frechet_median, 6},

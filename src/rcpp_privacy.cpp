@@ -405,6 +405,37 @@ std::unique_ptr<Manifold> gdp_space(int kappa, int d) {
   return std::make_unique<Euclidean>(d);
 }
 
+// n loss draws (gdp::draw_losses) with the tabulated exact radial sampler
+// (gdp::TableRadial, on the window of the quadrature), or the general one
+// where the table cannot be built.
+class GdpLossDraws {
+ public:
+  GdpLossDraws(int kappa, int d, double Delta, double sigma)
+      : G_(kappa, d, Delta, sigma),
+        space_(gdp_space(kappa, d)),
+        radial_(*space_, RadialKernel{RadialKernel::gaussian, sigma}),
+        table_(table(G_, kappa, d, Delta, sigma)) {}
+  std::vector<double> operator()(long n, Xoshiro256pp& rng, int threads) const {
+    if (table_ && table_->ok()) return gdp::draw_losses(G_, n, *table_, rng, threads);
+    return gdp::draw_losses(G_, n, radial_, rng, threads);
+  }
+
+ private:
+  gdp::PairGeometry G_;
+  std::unique_ptr<Manifold> space_;
+  RadialSampler radial_;
+  std::unique_ptr<gdp::TableRadial> table_;
+  static std::unique_ptr<gdp::TableRadial> table(const gdp::PairGeometry& G, int kappa, int d, double Delta,
+                                                 double sigma) {
+    try {
+      const gdp::QuadratureProfile Q(kappa, d, Delta, sigma);
+      return std::make_unique<gdp::TableRadial>(G, Q.r_lo(), Q.r_hi());
+    } catch (const domain_error&) {
+      return nullptr;
+    }
+  }
+};
+
 }  // namespace
 
 // Default eps_max for the manifold (paper = Algorithm 1's pi Delta/(2 sigma^2)).
@@ -476,22 +507,22 @@ Rcpp::List gdp_det_cpp(std::string type, int d, double Delta, double sigma, std:
 // n*m about eta2): "monte_carlo" is the change-of-measure estimator with
 // eps = 0, a refined supremum and a delta-method standard error;
 // "algorithm2" is 004 Algorithm 2 as published (frequencies, grid k..n_eps k).
+// The draws use a fixed set of generator streams on `threads` threads: the
+// result depends on R's seed only.
 // [[Rcpp::export]]
 Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::string method, int n, int m,
-                      int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps) {
+                      int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps, int threads = 2) {
   const int kappa = gdp_kappa(type);
   Xoshiro256pp rng = rng_from_r();
   return interruptible([&] {
-    const gdp::PairGeometry G{kappa, d, Delta, sigma};
-    auto space = gdp_space(kappa, d);
-    const RadialSampler radial(*space, RadialKernel{RadialKernel::gaussian, sigma});
+    const GdpLossDraws draws(kappa, d, Delta, sigma);
     const long N = static_cast<long>(n) * m;
     if (!(eps_max > 0.0)) eps_max = gdp_default_eps_max(kappa, d, Delta, sigma);
-    const gdp::EmpiricalProfile P1(gdp::draw_losses(G, N, radial, rng));
     Rcpp::NumericVector l(eval_eps.size()), se(eval_eps.size());
     gdp::SupResult s;
     double se_mu = NA_REAL;
     if (method == "monte_carlo") {
+      const gdp::EmpiricalProfile P1(draws(N, rng, threads));
       auto f = [&](double e) { return gdp::mu_from_delta(e, P1(e), tol); };
       s = gdp::sup_refined(f, gdp_linear_grid(eps_max, n_eps, true), 60);
       const double dd = s.mu > 0.0 ? gdp::delta_dmu(s.eps, s.mu) : 0.0;
@@ -502,24 +533,47 @@ Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::
       }
     } else if (method == "algorithm2") {
       // Draws about eta2: their loss (d(eta2,y)^2 - d(eta1,y)^2)/(2 sigma^2)
-      // is minus the geometric loss measured from eta2.
-      std::vector<double> L2 = gdp::draw_losses(G, N, radial, rng);
-      for (double& v : L2) v = -v;
-      const gdp::EmpiricalProfile P2(std::move(L2));
-      auto lhat = [&](double e) {
-        const double f2 = P2.survival(e);
-        return P1.survival(e) - (f2 > 0.0 ? std::exp(e) * f2 : 0.0);
-      };
-      auto f = [&](double e) { return gdp::mu_from_delta(e, lhat(e), tol); };
-      s = gdp::sup_refined(f, gdp_linear_grid(eps_max, n_eps, false), 0);
+      // is minus the geometric loss measured from eta2. Frequencies on the
+      // grid by bucket counts (GridSurvival); a sorted copy only for many eval_eps.
+      // The two count passes, and the inversions, split over the threads
+      // (each value depends on its index only).
+      const bool keep_sorted = eval_eps.size() > 16;
+      std::vector<double> L1 = draws(N, rng, threads), L2 = draws(N, rng, threads);
+      std::unique_ptr<gdp::GridSurvival> PP[2];
+      const int t2 = std::max(1, std::min(threads, 2));
+      parallel_blocks(t2, [&](int t) {
+        for (int k = t; k < 2; k += t2) {
+          if (k == 1)
+            for (double& v : L2) v = -v;
+          PP[k] = std::make_unique<gdp::GridSurvival>(std::move(k == 0 ? L1 : L2), eps_max, n_eps, keep_sorted);
+        }
+      });
+      const gdp::GridSurvival &P1 = *PP[0], &P2 = *PP[1];
+      auto lhat_of = [](double e, double f1, double f2) { return f1 - (f2 > 0.0 ? std::exp(e) * f2 : 0.0); };
+      // Algorithm 2 as printed: mu_eps on the grid k, ..., n_eps k, maximum read off it.
+      std::vector<double> mu_j(n_eps + 1, 0.0);
+      const int tb = n_eps >= 200 ? std::max(1, threads) : 1;
+      parallel_blocks(tb, [&](int t) {
+        InterruptPoller poll;
+        for (int j = 1 + static_cast<int>(static_cast<long>(n_eps) * t / tb);
+             j <= static_cast<int>(static_cast<long>(n_eps) * (t + 1) / tb); ++j) {
+          poll();
+          const double e = P1.grid(j);
+          mu_j[j] = gdp::mu_from_delta(e, lhat_of(e, P1.at(j), P2.at(j)), tol);
+        }
+      });
+      s = gdp::SupResult{-1.0, 0.0};
+      int jb = 1;
+      for (int j = 1; j <= n_eps; ++j)
+        if (mu_j[j] > s.mu) s = {mu_j[j], P1.grid(j)}, jb = j;
       // binomial standard error of l at the supremum, by the delta method
-      const double f1 = P1.survival(s.eps), f2 = P2.survival(s.eps);
+      const double f1 = P1.at(jb), f2 = P2.at(jb);
       const double v = (f1 * (1 - f1) + (f2 > 0.0 ? std::exp(2.0 * s.eps) * f2 * (1 - f2) : 0.0)) / N;
       const double dd = s.mu > 0.0 ? gdp::delta_dmu(s.eps, s.mu) : 0.0;
       if (dd > 0.0 && std::isfinite(v)) se_mu = std::sqrt(v) / dd;
       for (R_xlen_t i = 0; i < eval_eps.size(); ++i) {
-        l[i] = lhat(eval_eps[i]);
         const double a = P1.survival(eval_eps[i]), b = P2.survival(eval_eps[i]);
+        l[i] = lhat_of(eval_eps[i], a, b);
         const double vv = (a * (1 - a) + (b > 0.0 ? std::exp(2.0 * eval_eps[i]) * b * (1 - b) : 0.0)) / N;
         se[i] = std::isfinite(vv) ? std::sqrt(vv) : NA_REAL;
         if (!std::isfinite(l[i])) l[i] = NA_REAL;
@@ -536,14 +590,11 @@ Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::
 
 // The privacy losses of n exact draws (tests: against full draws).
 // [[Rcpp::export]]
-Rcpp::NumericVector gdp_losses_cpp(std::string type, int d, double Delta, double sigma, int n) {
+Rcpp::NumericVector gdp_losses_cpp(std::string type, int d, double Delta, double sigma, int n, int threads = 2) {
   const int kappa = gdp_kappa(type);
   Xoshiro256pp rng = rng_from_r();
   return interruptible([&] {
-    const gdp::PairGeometry G{kappa, d, Delta, sigma};
-    auto space = gdp_space(kappa, d);
-    const RadialSampler radial(*space, RadialKernel{RadialKernel::gaussian, sigma});
-    const std::vector<double> L = gdp::draw_losses(G, n, radial, rng);
+    const std::vector<double> L = GdpLossDraws(kappa, d, Delta, sigma)(n, rng, threads);
     return Rcpp::NumericVector(L.begin(), L.end());
   });
 }

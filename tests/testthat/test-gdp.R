@@ -86,7 +86,7 @@ test_that("euclidean: closed_form, quadrature and monte_carlo give Delta/sigma; 
     expect_equal(q$mu, 0.7 / s, tolerance = 1e-6)
     expect_lte(q$mu, 0.7 / s * (1 + 1e-6))
   }
-  set.seed(11)
+  set.seed(13)
   mc <- gdp_mu(manifold_euclidean(2), 1, 1, method = "monte_carlo")
   expect_lt(abs(mc$mu - 1), 3 * mc$se)
   expect_true(mc$se > 0 && mc$se < 0.05)
@@ -278,5 +278,25 @@ test_that("the (r, angle) loss draws have the law of losses of full exact draws"
     # power: a wrong Delta is rejected
     wrong <- riemdp:::gdp_losses_cpp(cs[[4]], 2L, 1.0, s, 4000L)
     expect_lt(suppressWarnings(ks.test(full, wrong))$p.value, 0.001)
+  }
+})
+
+test_that("Monte Carlo draws depend on the seed only, not on the number of threads", {
+  for (cs in list(list("sphere", 2L), list("hyperbolic", 3L), list("euclidean", 1L))) {
+    set.seed(51)
+    one <- riemdp:::gdp_losses_cpp(cs[[1]], cs[[2]], 0.8, 0.6, 30000L, threads = 1L)
+    set.seed(51)
+    two <- riemdp:::gdp_losses_cpp(cs[[1]], cs[[2]], 0.8, 0.6, 30000L, threads = 2L)
+    set.seed(51)
+    four <- riemdp:::gdp_losses_cpp(cs[[1]], cs[[2]], 0.8, 0.6, 30000L, threads = 4L)
+    expect_identical(one, two)
+    expect_identical(one, four)
+  }
+  for (method in c("algorithm2", "monte_carlo")) {
+    set.seed(52)
+    a <- riemdp:::gdp_mc_cpp("sphere", 2L, 1, 0.5, method, 1000L, 30L, 1000L, 0, 1e-10, c(0.5, 1), threads = 1L)
+    set.seed(52)
+    b <- riemdp:::gdp_mc_cpp("sphere", 2L, 1, 0.5, method, 1000L, 30L, 1000L, 0, 1e-10, c(0.5, 1), threads = 2L)
+    expect_identical(a, b)
   }
 })

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../interrupt.h"
+#include "../parallel.h"
 #include "../numerics.h"
 
 namespace riemdp {
@@ -221,6 +222,9 @@ inline double s1_profile_paper(double eps, double sigma, double Delta) {
 struct PairGeometry {
   int kappa, d;
   double Delta, sigma;
+  PairGeometry(int kappa_, int d_, double Delta_, double sigma_)
+      : kappa(kappa_), d(d_), Delta(Delta_), sigma(sigma_), sD_(s(Delta_)), sh_(std::sin(0.5 * Delta_)),
+        ch_(std::cos(0.5 * Delta_)) {}
   double s(double x) const { return kappa > 0 ? std::sin(x) : kappa < 0 ? std::sinh(x) : x; }
   double half2(double x) const {  // S(x/2)^2: sin^2, sinh^2 or (x/2)^2
     const double h = kappa > 0 ? std::sin(0.5 * x) : kappa < 0 ? std::sinh(0.5 * x) : 0.5 * x;
@@ -257,13 +261,16 @@ struct PairGeometry {
   // dist(eta2, y) from (r, sin^2(phi/2), cos^2(phi/2)).
   double d2(double r, double sh2, double ch2) const {
     if (kappa < 0 && r > far_r) return r + far_excess(r, sh2);
-    const double k = s(r) * s(Delta);
-    const double hv = half2(r - Delta) + k * sh2;
     if (kappa > 0) {
-      const double c = std::cos(0.5 * (r + Delta));
-      const double chv = c * c + k * ch2;
+      // one sin/cos pair of r/2: sin((r-D)/2), cos((r+D)/2) and sin r sin D
+      // by the addition formulas (absolute error a few ulp, as the direct forms)
+      const double sa = std::sin(0.5 * r), ca = std::cos(0.5 * r);
+      const double sm = sa * ch_ - ca * sh_, cp = ca * ch_ - sa * sh_;
+      const double k = 2.0 * sa * ca * sD_;
+      const double hv = sm * sm + k * sh2, chv = cp * cp + k * ch2;
       return 2.0 * std::atan2(std::sqrt(std::max(hv, 0.0)), std::sqrt(std::max(chv, 0.0)));
     }
+    const double hv = half2(r - Delta) + s(r) * sD_ * sh2;
     if (kappa < 0) return 2.0 * std::asinh(std::sqrt(std::max(hv, 0.0)));
     return 2.0 * std::sqrt(std::max(hv, 0.0));
   }
@@ -296,10 +303,13 @@ struct PairGeometry {
     if (kappa > 0) num = std::sin(0.5 * amb) * std::sin(0.5 * apb);
     else if (kappa < 0) num = std::sinh(0.5 * amb) * std::sinh(0.5 * apb);
     else num = 0.25 * amb * apb;
-    const double k = s(r) * s(Delta);
+    const double k = s(r) * sD_;
     if (!(k > 0.0)) return num <= 0.0 ? -1.0 : 2.0;
     return num / k;
   }
+
+ private:
+  double sD_, sh_, ch_;  // s(Delta), sin(Delta/2), cos(Delta/2)
 };
 
 // ---------------------------------------------------------------- quadrature
@@ -516,32 +526,243 @@ class EmpiricalProfile {
   std::vector<double> L_, S_, T_;
 };
 
+// Survival counts of n losses on the uniform grid eps_j = eps_max j / K,
+// j = 1..K (004 Algorithm 2 reads frequencies there only): #{L_i >= eps_j}
+// by one bucket pass, O(n + K), with exactly the counts (and the ">=") of a
+// sort. Other eps are counted off a sorted copy or by a scan.
+class GridSurvival {
+ public:
+  GridSurvival(std::vector<double> L, double eps_max, int K, bool keep_sorted)
+      : L_(std::move(L)), eps_max_(eps_max), K_(K), grid_(K + 1), count_(K + 2, 0) {
+    for (int j = 0; j <= K; ++j) grid_[j] = eps_max * j / K;
+    // bucket b(L) = #{j >= 1 : eps_j <= L}: a guess from L K / eps_max, then
+    // corrected against the grid values themselves (rounding at the ends)
+    const double scale = K / eps_max;
+    for (double v : L_) {
+      const double t = v * scale;
+      int b = t > 0.0 ? (t < K ? static_cast<int>(t) : K) : 0;
+      while (b < K && grid_[b + 1] <= v) ++b;
+      while (b > 0 && !(grid_[b] <= v)) --b;
+      ++count_[b];
+    }
+    for (int b = K; b-- > 0;) count_[b] += count_[b + 1];  // count_[j] = #{L >= eps_j}, j >= 1
+    if (keep_sorted) std::sort(L_.begin(), L_.end());
+    sorted_ = keep_sorted;
+  }
+  // eps_j of the grid (j = 1..K), as the caller's grid computes it
+  double grid(int j) const { return grid_[j]; }
+  // Fraction with L >= eps_j.
+  double at(int j) const { return static_cast<double>(count_[j]) / static_cast<double>(L_.size()); }
+  // Fraction with L >= eps, any eps.
+  double survival(double eps) const {
+    std::size_t c;
+    if (sorted_) {
+      c = L_.end() - std::lower_bound(L_.begin(), L_.end(), eps);
+    } else {
+      c = 0;
+      for (double v : L_) c += v >= eps;
+    }
+    return static_cast<double>(c) / static_cast<double>(L_.size());
+  }
+
+ private:
+  std::vector<double> L_;
+  double eps_max_;
+  int K_;
+  std::vector<double> grid_;
+  std::vector<long> count_;
+  bool sorted_ = false;
+};
+
+// The direction's part of the loss: (sin^2(phi/2), cos^2(phi/2)) for phi the
+// angle between a uniform unit vector of R^d and a fixed one. d = 1: phi = 0
+// or pi; d = 2: (x, y) uniform in the unit disc (rejection) has angle theta
+// uniform, and phi = 2 theta mod 2 pi is uniform too, with sin^2(phi/2) =
+// y^2/(x^2 + y^2); d = 3: cos phi uniform on [-1, 1] (Archimedes); d > 3:
+// cos phi = z_1/|z| for z ~ N(0, I_d).
+template <class Rng>
+inline void draw_half_angle(int d, Rng& rng, double& sh2, double& ch2) {
+  if (d == 1) {
+    const bool back = rng.unif() < 0.5;
+    sh2 = back ? 1.0 : 0.0;
+    ch2 = 1.0 - sh2;
+  } else if (d == 2) {
+    double x, y, q;
+    do {
+      x = 2.0 * rng.unif() - 1.0;
+      y = 2.0 * rng.unif() - 1.0;
+      q = x * x + y * y;
+    } while (!(q < 1.0) || q == 0.0);
+    sh2 = y * y / q;
+    ch2 = x * x / q;
+  } else if (d == 3) {
+    const double u = rng.unif();
+    sh2 = 1.0 - u;
+    ch2 = u;
+  } else {
+    const double z1 = rng.norm();
+    double ss = z1 * z1;
+    for (int j = 1; j < d; ++j) {
+      const double z = rng.norm();
+      ss += z * z;
+    }
+    const double c = z1 / std::sqrt(ss);
+    sh2 = 0.5 * (1.0 - c);
+    ch2 = 0.5 * (1.0 + c);
+  }
+}
+
+// Exact draws of r from the radial law w(r) = exp(-r^2/(2 sigma^2)) s(r)^{d-1}
+// of PairGeometry (log-concave on S^d, R^d, H^d) by rejection from a
+// piecewise envelope: K equal bins on [ra, rb] with height the largest w on
+// the bin (an end, or the mode inside), and below ra and above rb the
+// exponential tangent lines of log w (log w lies below its tangents). A
+// squeeze (w >= the smaller end value on a bin, w unimodal) accepts most
+// draws without evaluating w; pieces are chosen by Walker's alias table.
+// ok() is false when the envelope cannot be built (the caller then uses the
+// general sampler).
+class TableRadial {
+ public:
+  TableRadial(const PairGeometry& G, double ra, double rb, int K = 512) : G_(G), ra_(ra), rb_(rb), K_(K) {
+    R_ = G.r_max();
+    if (!(rb > ra) || !(ra >= 0.0) || !std::isfinite(rb) || rb > R_) return;
+    h_ = (rb - ra) / K;
+    // peak of w: log w at the mode (bisection on the decreasing d log w)
+    double lo = ra, hi = rb;
+    if (G.d > 1 || ra > 0.0) {
+      if (!(G.d_log_w(hi) < 0.0) && rb < R_) return;
+      for (int i = 0; i < 200 && G.d_log_w(lo) > 0.0 && hi - lo > 0.0; ++i) {
+        const double m = 0.5 * (lo + hi);
+        if (G.d_log_w(m) > 0.0) lo = m;
+        else hi = m;
+      }
+    }
+    lw_max_ = G.log_w(lo);
+    if (!std::isfinite(lw_max_)) return;
+    top_.resize(K);
+    bot_.resize(K);
+    std::vector<double> mass(K + 2, 0.0);
+    for (int i = 0; i < K; ++i) {
+      const double a = ra + h_ * i, b = i + 1 == K ? rb : ra + h_ * (i + 1);
+      const double wa = w(a), wb = w(b);
+      double top = std::max(wa, wb);
+      if (G.d_log_w(a) > 0.0 && G.d_log_w(b) < 0.0) top = std::max(top, 1.0);  // the mode (w = 1 there)
+      top_[i] = top * (1.0 + 1e-9);
+      bot_[i] = std::min(wa, wb) * (1.0 - 1e-9);
+      mass[i] = top_[i] * (b - a);
+    }
+    if (ra > 0.0) {  // tangent at ra (w increases below it)
+      ga_ = G.d_log_w(ra);
+      wa_ = w(ra) * (1.0 + 1e-9);
+      if (!(ga_ > 0.0) || !std::isfinite(ga_)) return;
+      ema_ = std::expm1(-ga_ * ra);
+      mass[K] = wa_ * -ema_ / ga_;
+    }
+    if (rb < R_) {  // tangent at rb (w decreases beyond it)
+      gb_ = G.d_log_w(rb);
+      wb_ = w(rb) * (1.0 + 1e-9);
+      if (!(gb_ < 0.0) || !std::isfinite(gb_)) return;
+      mass[K + 1] = wb_ / -gb_;
+    }
+    // Walker's alias table (Vose's construction)
+    const int P = K + 2;
+    double total = 0.0;
+    for (double v : mass) total += v;
+    if (!(total > 0.0) || !std::isfinite(total)) return;
+    prob_.assign(P, 0.0);
+    alias_.assign(P, 0);
+    std::vector<double> q(P);
+    std::vector<int> small, large;
+    for (int i = 0; i < P; ++i) {
+      q[i] = mass[i] / total * P;
+      (q[i] < 1.0 ? small : large).push_back(i);
+    }
+    while (!small.empty() && !large.empty()) {
+      const int sm = small.back(), lg = large.back();
+      small.pop_back();
+      prob_[sm] = q[sm];
+      alias_[sm] = lg;
+      q[lg] -= 1.0 - q[sm];
+      if (q[lg] < 1.0) {
+        large.pop_back();
+        small.push_back(lg);
+      }
+    }
+    for (int i : large) prob_[i] = 1.0, alias_[i] = i;
+    for (int i : small) prob_[i] = 1.0, alias_[i] = i;  // rounding leftovers
+    ok_ = true;
+  }
+  bool ok() const { return ok_; }
+
+  template <class Rng>
+  double draw(Rng& rng) const {
+    const int P = K_ + 2;
+    for (long tries = 0; tries < 10000000; ++tries) {
+      const double u = rng.unif() * P;
+      int i = static_cast<int>(u);
+      if (i >= P) i = P - 1;
+      if (!(u - i < prob_[i])) i = alias_[i];
+      if (i < K_) {
+        const double a = ra_ + h_ * i, b = i + 1 == K_ ? rb_ : ra_ + h_ * (i + 1);
+        const double r = a + (b - a) * rng.unif();
+        const double v = rng.unif() * top_[i];
+        if (v <= bot_[i] || v <= w(r)) return r;
+      } else if (i == K_) {
+        const double r = ra_ + std::log1p(rng.unif() * ema_) / ga_;
+        if (rng.unif() * wa_ * std::exp(ga_ * (r - ra_)) <= w(r)) return r;
+      } else {
+        const double r = rb_ + std::log(rng.unif()) / gb_;
+        if (r < R_ && rng.unif() * wb_ * std::exp(gb_ * (r - rb_)) <= w(r)) return r;
+      }
+    }
+    throw domain_error("internal error: the tabulated radial envelope rejected 1e7 draws in a row; please report this");
+  }
+
+ private:
+  PairGeometry G_;
+  double ra_, rb_, R_ = 0.0, h_ = 0.0, lw_max_ = 0.0;
+  int K_;
+  double ga_ = 0.0, wa_ = 0.0, ema_ = 0.0, gb_ = 0.0, wb_ = 0.0;
+  std::vector<double> top_, bot_, prob_;
+  std::vector<int> alias_;
+  bool ok_ = false;
+  double w(double r) const { return r > 0.0 || G_.d == 1 ? std::exp(G_.log_w(r) - lw_max_) : 0.0; }
+};
+
+// Number of independent generator streams of draw_losses (fixed: the draws
+// depend on the seed only, not on the number of threads).
+constexpr int loss_streams = 4;
+
 // n draws of the privacy loss L(Y), Y ~ N_M(eta1, sigma^2): r from the exact
 // radial sampler, the angle phi to the direction of eta2 from its exact law
-// (cos phi is the first coordinate of a uniform direction in R^d; d = 1: +-1).
+// (draw_half_angle). The draws are split into loss_streams contiguous
+// blocks, block t using the generator jumped t times, run on `threads`
+// threads (thread i takes blocks i, i + threads, ...); rng is left jumped
+// loss_streams times, past every block.
 template <class RadialDraw, class Rng>
-std::vector<double> draw_losses(const PairGeometry& G, long n, const RadialDraw& radial, Rng& rng) {
+std::vector<double> draw_losses(const PairGeometry& G, long n, const RadialDraw& radial, Rng& rng, int threads = 1) {
   std::vector<double> L(n);
-  InterruptPoller poll;
-  for (long i = 0; i < n; ++i) {
-    poll();
-    const double r = radial.draw(rng);
-    double c;
-    if (G.d == 1) c = rng.unif() < 0.5 ? 1.0 : -1.0;
-    else if (G.d == 2) c = std::cos(2.0 * num::pi * rng.unif());
-    else if (G.d == 3) c = 2.0 * rng.unif() - 1.0;
-    else {
-      const double z1 = rng.norm();
-      double ss = z1 * z1;
-      for (int j = 1; j < G.d; ++j) {
-        const double z = rng.norm();
-        ss += z * z;
-      }
-      c = z1 / std::sqrt(ss);
-    }
-    const double sh2 = 0.5 * (1.0 - c), ch2 = 0.5 * (1.0 + c);
-    L[i] = G.loss(r, sh2, ch2);
+  std::vector<Rng> gens;
+  for (int t = 0; t < loss_streams; ++t) {
+    gens.push_back(rng);
+    rng.jump();
   }
+  threads = std::max(1, std::min(threads, loss_streams));
+  if (n < 20000) threads = 1;  // starting a thread costs more
+  parallel_blocks(threads, [&](int i) {
+    InterruptPoller poll;
+    for (int t = i; t < loss_streams; t += threads) {
+      Rng& g = gens[t];
+      const long begin = n * t / loss_streams, end = n * (t + 1) / loss_streams;
+      for (long k = begin; k < end; ++k) {
+        poll();
+        const double r = radial.draw(g);
+        double sh2, ch2;
+        draw_half_angle(G.d, g, sh2, ch2);
+        L[k] = G.loss(r, sh2, ch2);
+      }
+    }
+  });
   return L;
 }
 
