@@ -6,7 +6,7 @@
 #                  skulls) -> demo-output/*.png; RIEMDP_DEMO_FAST=1 for a short run
 #   make check     R CMD build + R CMD check; fails on ERROR/WARNING or failing
 #                  tests; always ends with `tests: N passed, M failed`
-#   make site      reference site with pkgdown -> docs/index.html (installs
+#   make site      reference site with pkgdown -> docs/index.html, offline (installs
 #                  pkgdown if missing; open docs/index.html in a browser)
 #   make bench     geometry benchmarks
 #   make clean     remove build and check products
@@ -57,7 +57,7 @@ check: deps
 
 site: deps
 	@bash tools/install-deps.sh site
-	MAKEFLAGS=-j$(JOBS) $(RSCRIPT) -e 'pkgdown::build_site(preview = FALSE)'
+	MAKEFLAGS=-j$(JOBS) $(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(preview = FALSE)'
 	@echo "==> site built: $(CURDIR)/docs/index.html"
 
 bench: install
