@@ -6,6 +6,8 @@
 #                  skulls) -> demo-output/*.png; RIEMDP_DEMO_FAST=1 for a short run
 #   make check     R CMD build + R CMD check; fails on ERROR/WARNING or failing
 #                  tests; always ends with `tests: N passed, M failed`
+#   make site      reference site with pkgdown -> docs/index.html, offline (installs
+#                  pkgdown if missing; open docs/index.html in a browser)
 #   make bench     geometry benchmarks
 #   make clean     remove build and check products
 
@@ -21,7 +23,7 @@ DEMO_OUT ?= demo-output
 BUILD_ARGS ?=
 CHECK_ARGS ?= --no-manual
 
-.PHONY: all deps document install demo check bench clean
+.PHONY: all deps document install demo check site bench clean
 
 all: check
 
@@ -53,10 +55,15 @@ check: deps
 	  || echo "==> R CMD build/check exited non-zero"
 	@bash tools/check-summary.sh $(CHECKDIR)/$(PKG).Rcheck
 
+site: deps
+	@bash tools/install-deps.sh site
+	MAKEFLAGS=-j$(JOBS) $(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(preview = FALSE)'
+	@echo "==> site built: $(CURDIR)/docs/index.html"
+
 bench: install
 	$(RSCRIPT) bench/geometry.R
 
 clean:
-	rm -rf $(CHECKDIR) $(DEMO_OUT) $(PKG).Rcheck $(PKG)_*.tar.gz
+	rm -rf $(CHECKDIR) $(DEMO_OUT) $(PKG).Rcheck $(PKG)_*.tar.gz docs
 	rm -f src/*.o src/*.so src/*.dll
 	find src -name '*.o' -delete

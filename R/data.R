@@ -78,3 +78,64 @@
 #' plot(d, type = "h", xlab = "window (20 trading days)",
 #'      ylab = "distance to the Frechet mean")
 "eustock_cov"
+
+#' Real data sets used in the examples and vignettes, with their sources
+#'
+#' riemdp ships two data sets derived from R's `datasets` package
+#' ([fiji_quakes], [eustock_cov]); the examples and vignettes also use the
+#' following data sets directly from base R and, through Suggests, from the
+#' `shapes` package. None of them is copied into riemdp.
+#'
+#' \describe{
+#'   \item{[datasets::quakes]}{1000 seismic events of magnitude above 4.0
+#'     near Fiji since 1964 (latitude, longitude, depth, magnitude,
+#'     stations). Source: one of the Harvard PRIM-H project data sets,
+#'     obtained from Dr. John Woodhouse, Dept. of Geophysics, Harvard
+#'     University. Used for the Tonga regression of location against depth
+#'     (`make demo`, `vignette("riemdp")`) and, through [fiji_quakes], for
+#'     Fréchet means and private releases of a location.}
+#'   \item{[datasets::EuStockMarkets]}{Daily closing prices of the DAX, SMI,
+#'     CAC and FTSE indices, 1991-1998, provided by Erste Bank AG, Vienna;
+#'     used through [eustock_cov].}
+#'   \item{[datasets::faithful]}{Waiting time and eruption duration of 272
+#'     eruptions of the Old Faithful geyser. Source: W. Härdle (1991),
+#'     *Smoothing Techniques with Implementation in S*, Springer; see also
+#'     Azzalini and Bowman (1990), *Applied Statistics* 39, 357-365. Used by
+#'     `vignette("private-linear-regression")`.}
+#'   \item{[datasets::mtcars]}{Fuel consumption and ten aspects of design and
+#'     performance of 32 cars, from the 1974 *Motor Trend* US magazine.
+#'     Source: Henderson and Velleman (1981), *Biometrics* 37, 391-411. Used
+#'     by `vignette("geodesic-regression")` and
+#'     [plot.riemdp_geodesic_regression()].}
+#'   \item{[datasets::cars]}{Speed and stopping distance of 50 cars, recorded
+#'     in the 1920s. Source: M. Ezekiel (1930), *Methods of Correlation
+#'     Analysis*, Wiley. Used by [geodesic_regression()] and
+#'     [dp_linear_regression()].}
+#'   \item{`shapes::rats`}{Vilmann's rat data: 8 landmarks on the
+#'     midsagittal section of the skulls of 18 rats, each measured at 8 ages
+#'     from 7 to 150 days. Source: F. L. Bookstein (1991), *Morphometric
+#'     Tools for Landmark Data: Geometry and Biology*, Cambridge University
+#'     Press, pp. 408-414, as distributed by the `shapes` package (in
+#'     Suggests). Used by `make demo`, `vignette("geodesic-regression")`,
+#'     `vignette("private-shape-regression")` and
+#'     [plot.riemdp_geodesic_regression()].}
+#' }
+#'
+#' @name riemdp_datasets
+#' @seealso [fiji_quakes], [eustock_cov]
+#' @examples
+#' # the Tonga part of quakes: deeper events lie further west
+#' tonga <- datasets::quakes[datasets::quakes$long > 175, ]
+#' nrow(tonga)
+#' summary(lm(long ~ depth, data = tonga))$r.squared
+#' # fiji_quakes is quakes' epicentres as unit vectors, in the same order
+#' ll <- cbind(asin(fiji_quakes[, 3]),
+#'             atan2(fiji_quakes[, 2], fiji_quakes[, 1]) %% (2 * pi)) * 180 / pi
+#' all.equal(unname(ll), unname(as.matrix(datasets::quakes[, c("lat", "long")])))
+#' # rat skulls, without attaching 'shapes'
+#' if (requireNamespace("shapes", quietly = TRUE)) {
+#'   data("rats", package = "shapes", envir = environment())
+#'   dim(rats$x)
+#'   table(rats$time)
+#' }
+NULL

@@ -3,6 +3,8 @@
 #   R packages Rcpp, RcppEigen, roxygen2, testthat, shapes, knitr, rmarkdown,
 #   future, future.apply, progressr (parallel replication and progress),
 #   and the pandoc binary (for the vignettes).
+# `install-deps.sh site` installs instead what `make site` needs on top of
+# that (SITE_PKGS: pkgdown); check and demo never need it.
 # Does nothing (and no apt-get update) when everything is already present.
 # Prefers Debian packages (root + apt-get), then falls back to
 # install.packages() with the repositories R is configured with.
@@ -11,6 +13,10 @@ set -euo pipefail
 
 RSCRIPT="${RSCRIPT:-Rscript}"
 R_PKGS=(Rcpp RcppEigen roxygen2 testthat shapes knitr rmarkdown future future.apply progressr)
+SITE_PKGS=(pkgdown)
+if [ "${1:-}" = "site" ]; then
+  R_PKGS=("${SITE_PKGS[@]}")
+fi
 # shapes pulls in rgl: never try to open an X11 display while probing.
 export RGL_USE_NULL=TRUE
 
