@@ -163,3 +163,21 @@ test_that("the default pass (hyperbolic(2)) gives the general path's KNG log den
     expect_lt(rel_err(a, b), 1e-12)
   }
 })
+
+test_that("the batched S^2 pass agrees at |x_i v| = 0 and below 1e-4 (Taylor branch), with padded batches", {
+  # n = 20 (batches of 8) and n = 70 (batches of 32): the last batch is padded
+  set.seed(807)
+  M <- manifold_sphere(2)
+  for (n in c(20, 70)) {
+    for (len in c(1e-6, 0.7)) {
+      cs <- sphere_case(3, n, 1)
+      V <- cs$V / vec_norm(cs$V) * len
+      cs$x[1:5, ] <- 0
+      for (tau in c(0.05, Inf)) {
+        a <- fused_grad_norm(M, cs$Y, cs$x, cs$p, V, tau)
+        b <- general_grad_norm(M, cs$Y, cs$x, cs$p, V, tau, "joint", euclid_inner)
+        expect_lt(rel_err(a, b), 1e-12)
+      }
+    }
+  }
+})

@@ -256,7 +256,10 @@ class Sphere : public Manifold {
   void regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
                            Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
                            RegressionScratch& scratch) const override {
-    if (d_ == 2) {
+    if (d_ == 2 && V.cols() == 1) {
+      if (end - begin <= 64) gradient_pass_s2<8>(p, V, Y, x, begin, end, tau, sum_p, sum_V);  // less padding
+      else gradient_pass_s2<32>(p, V, Y, x, begin, end, tau, sum_p, sum_V);
+    } else if (d_ == 2) {
       Eigen::Vector3d buf[9];
       gradient_pass(p, V, Y, x, begin, end, tau, sum_p, sum_V, buf);
     } else {
@@ -406,6 +409,116 @@ class Sphere : public Manifold {
     }
     sum_p = sp;
     if (m == 1) sum_V.col(0) = sv;
+  }
+
+  // regression_gradient() on S^2 with one covariate, in batches of B points
+  // as structure of arrays (Eigen arrays: SSE2 packets, or scalar code): the
+  // same operations as gradient_pass() in the same order (the same bits:
+  // checked against it on 20000 random cases, cut locus and L = 0 included)
+  // with every branch a select, so that the dependent chains of square roots
+  // and divisions of several points overlap (~2x faster at n = 1000). Per
+  // batch: sin and cos of L_i = |x_i| |v| point by point; then for all
+  // points the fit, the residual (unit_sphere_log_core, chord_angle_sq; the
+  // cut-locus direction of cut_locus_safe_log computed for every point), the
+  // Huber weight and sphere_adjoint; then the sums in the order of the
+  // points. Padding lanes of the last batch copy its first point and are not
+  // summed.
+  template <int B>
+  void gradient_pass_s2(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                        Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V) const {
+    const Eigen::Index is = Y.innerStride(), os = Y.outerStride();
+    const double p0 = p_in(0), p1 = p_in(1), p2 = p_in(2), v0 = V(0, 0), v1 = V(1, 0), v2 = V(2, 0);
+    const double Lv = V.col(0).norm();
+    const double max_L = 1.0 / std::numeric_limits<double>::epsilon();
+    double sp0 = 0.0, sp1 = 0.0, sp2 = 0.0, sv0 = 0.0, sv1 = 0.0, sv2 = 0.0;
+    alignas(16) double X[B], Ls[B], sLs[B], cLs[B], y0[B], y1[B], y2[B];
+    alignas(16) double ap0[B], ap1[B], ap2[B], aw0[B], aw1[B], aw2[B];
+    for (Eigen::Index i0 = begin; i0 < end; i0 += B) {
+      const int len = static_cast<int>(std::min<Eigen::Index>(B, end - i0));
+      bool representable = true;
+      for (int k = 0; k < len; ++k) {
+        const Eigen::Index i = i0 + k;
+        const double xi = x(i, 0), L = std::abs(xi) * Lv;
+        representable = representable && L <= max_L;
+        X[k] = xi;
+        Ls[k] = L;
+        sLs[k] = std::sin(L);
+        cLs[k] = std::cos(L);
+        const double* yi = Y.data() + i * os;
+        y0[k] = yi[0];
+        y1[k] = yi[is];
+        y2[k] = yi[2 * is];
+      }
+      for (int k = len; k < B; ++k) {  // padding: copies of the first point
+        X[k] = X[0];
+        Ls[k] = Ls[0];
+        sLs[k] = sLs[0];
+        cLs[k] = cLs[0];
+        y0[k] = y0[0];
+        y1[k] = y1[0];
+        y2[k] = y2[0];
+      }
+      if (!representable)
+        throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on sphere");
+      using Arr = Eigen::Array<double, B, 1>;
+      using Map = Eigen::Map<Arr, Eigen::Aligned16>;
+      const Arr xa = Map(X), L = Map(Ls), sL = Map(sLs), cL = Map(cLs), L2 = L * L;
+      const Arr coef = (L < 1e-4).select(1.0 - L2 / 6.0 + L2 * L2 / 120.0, sL / L);  // num::sinc(L)
+      const Arr w0 = xa * v0, w1 = xa * v1, w2 = xa * v2;
+      const Arr f0 = cL * p0 + coef * w0, f1 = cL * p1 + coef * w1, f2 = cL * p2 + coef * w2;
+      Arr e0 = Map(y0) - f0, e1 = Map(y1) - f1, e2 = Map(y2) - f2;
+      const Arr s0 = Map(y0) + f0, s1 = Map(y1) + f1, s2 = Map(y2) + f2;
+      const Arr a2 = e0 * e0 + e1 * e1 + e2 * e2, b2 = s0 * s0 + s1 * s1 + s2 * s2;
+      const Arr fe = f0 * e0 + f1 * e1 + f2 * e2;
+      e0 = e0 - fe * f0;
+      e1 = e1 - fe * f1;
+      e2 = e2 - fe * f2;
+      const Arr nw = (e0 * e0 + e1 * e1 + e2 * e2).sqrt();
+      // chord_angle_sq(a2, b2), with its fallback (r2 = 0, Inf or NaN)
+      const Arr r2 = a2 + b2, mn = (b2 < a2).select(b2, a2), mx = (a2 < b2).select(b2, a2);
+      const Arr t = 4.0 * asin_small<Arr>(((mn / r2) / (2.0 * (1.0 + (mx / r2).sqrt()))).sqrt());
+      Arr theta = (a2 <= b2).select(t, num::pi - t);
+      if (!(r2.minCoeff() > 0.0 && r2.maxCoeff() <= 1e300))
+        for (int k = 0; k < B; ++k)
+          if (!(r2[k] > 0.0 && r2[k] <= 1e300)) theta[k] = chord_angle_sq(a2[k], b2[k]);
+      // at the cut locus: unit_sphere_basis_col(fit, 0, .) (for every point)
+      const Arr sign = (f0 < 0.0).select(Arr::Constant(-1.0), Arr::Constant(1.0));
+      const Arr c = 1.0 + sign * f0, qi = sign * f1;
+      const Arr c0 = -qi, c1 = 1.0 - qi * (sign * f1) / c, c2 = 0.0 - qi * (sign * f2) / c;
+      const auto reg = nw > 0.0;
+      const auto cut = !reg && a2 > b2;
+      const Arr scale = reg.select(theta / nw, cut.select(theta, Arr::Zero()));
+      const Arr hw = (theta <= tau).select(Arr::Ones(), tau / theta);  // huber_weight
+      const Arr h = hw * scale;
+      e0 = cut.select(c0, e0) * h;
+      e1 = cut.select(c1, e1) * h;
+      e2 = cut.select(c2, e2) * h;
+      // sphere_adjoint(p, w, L, sL, cL, eps, ., .); eps itself when L = 0
+      const Arr a = cL * (e0 * w0 + e1 * w1 + e2 * w2) / L - sL * (e0 * p0 + e1 * p1 + e2 * p2);
+      const Arr kp = a * (1.0 - cL * cL) / L, lp = cL * a * sL;
+      const Arr kw = a * (1.0 - coef * cL) / L, lw = coef * a * sL;
+      const auto flat = L == 0.0;
+      Map(ap0, B) = flat.select(e0, cL * e0 + kp * w0 + lp * p0);
+      Map(ap1, B) = flat.select(e1, cL * e1 + kp * w1 + lp * p1);
+      Map(ap2, B) = flat.select(e2, cL * e2 + kp * w2 + lp * p2);
+      Map(aw0, B) = flat.select(e0, coef * e0 + kw * w0 + lw * p0);
+      Map(aw1, B) = flat.select(e1, coef * e1 + kw * w1 + lw * p1);
+      Map(aw2, B) = flat.select(e2, coef * e2 + kw * w2 + lw * p2);
+      for (int k = 0; k < len; ++k) {
+        sp0 += ap0[k];
+        sp1 += ap1[k];
+        sp2 += ap2[k];
+        sv0 += X[k] * aw0[k];
+        sv1 += X[k] * aw1[k];
+        sv2 += X[k] * aw2[k];
+      }
+    }
+    sum_p(0) = sp0;
+    sum_p(1) = sp1;
+    sum_p(2) = sp2;
+    sum_V(0, 0) = sv0;
+    sum_V(1, 0) = sv1;
+    sum_V(2, 0) = sv2;
   }
 
   template <bool Check>
