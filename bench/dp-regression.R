@@ -343,7 +343,7 @@ for (n in c(2L, 20L, 100L, 1000L)) {
 cost_tab <- do.call(rbind, cost_rows)
 
 ## ---------------------------------------------------------------------------
-## (c) 200 releases, paper 000 §4.1 (n = 20, default mcmc_control())
+## (c) 200 releases, paper 000 §4.1 (n = 20, dp_geodesic_regression()'s default control)
 ## ---------------------------------------------------------------------------
 d20 <- states[["20"]]$d
 fit20 <- geodesic_regression(S2, d20$x, d20$Y)
@@ -361,7 +361,7 @@ for (scheme in c("joint", "paper")) {
   rel_times[[scheme]] <- t_rel
   rels <- releases(scheme)
   dists <- vapply(rels, function(r) riem_dist(S2, r$footpoint, fit20$footpoint), 0)
-  ctl <- mcmc_control()
+  ctl <- eval(formals(dp_geodesic_regression)$control)  # the release's default chain
   steps_per_release <- (ctl$burn_in + ctl$n_iter) * if (scheme == "joint") 1L else 2L
   rel_rows[[scheme]] <- data.frame(
     scheme = if (scheme == "joint") "joint (epsilon = 2)" else "paper (epsilon = 1 + 1)",
