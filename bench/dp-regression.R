@@ -42,7 +42,7 @@
 ## same fixed step (adapted once by riemdp's burn-in), both started at a state
 ## of the adapted chain; (b) riemdp's cost per step against n (where the time
 ## goes); (c) 200 releases of dp_geodesic_regression() at n = 20 on the sphere
-## with the default mcmc_control() (paper 000 §4.1's design), scheme "joint"
+## with dp_geodesic_regression()'s default control (5000 + 5000) (paper 000 §4.1's design), scheme "joint"
 ## (epsilon = 2) and scheme "paper" (epsilon = 1 + 1).
 
 suppressPackageStartupMessages(library(riemdp))
@@ -409,7 +409,7 @@ cat("\n(b) riemdp's cost against n: one MH step (fixed step, from the bulk of th
     "domain skip the data), one clipped-gradient evaluation through riemdp:::regression_energy() and through the",
     "bare glue:\n")
 print(cost_tab, row.names = FALSE)
-cat(sprintf("\n(c) %d releases of dp_geodesic_regression(), n = 20, sphere(2), default mcmc_control()",
+cat(sprintf("\n(c) %d releases of dp_geodesic_regression(), n = 20, sphere(2), default control",
             n_rel), "(burn-in 1000 + 2000 iterations per chain); fit footpoint for reference:\n")
 print(do.call(rbind, rel_rows), right = FALSE, row.names = FALSE)
 cat("\nChecks:\n")
