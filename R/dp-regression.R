@@ -43,7 +43,10 @@
 #' \eqn{d \le \tau} and \eqn{\tau d - \tau^2/2} beyond: the release
 #' concentrates, as \eqn{n} grows, on the Huber geodesic fit, which is the
 #' least-squares fit of [geodesic_regression()] when every residual is below
-#' \eqn{\tau}.
+#' \eqn{\tau}. That fit is `geodesic_regression(M, x, Y, loss = "huber",
+#' c = tau, scale = 1)` (see [geodesic_regression()]; the map of `x` to
+#' \eqn{[0, 1]} reparametrises the same geodesic): the non-private estimate
+#' the release targets, to compare releases with.
 #'
 #' **Paper 000's scheme.** `scheme = "paper"` runs the two-step release of
 #' paper 000 App. A, for reproducing its experiments only: the footpoint from
