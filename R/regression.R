@@ -61,7 +61,8 @@
 #' \eqn{\psi(t_i)/t_i}, \eqn{\psi = \rho'}, and the Gauss-Newton operator is
 #' weighted alike (weights frozen for each step, Armijo backtracking on
 #' \eqn{E}). Tukey's loss is not convex, and the start matters: by default
-#' the Tukey fit starts from the Huber fit (at its 95% default `c`).
+#' the Tukey fit starts from the Huber fit (at its 95% default `c`; in
+#' dimension 10 and above at Tukey's `c` times 1.345/4.685).
 #'
 #' The default `c` gives 95% asymptotic efficiency relative to least squares
 #' under Gaussian tangent errors \eqn{e \sim N(0, \sigma^2 I_d)}: for a radial
@@ -73,8 +74,10 @@
 #' form (truncated \eqn{\chi_d} moments) and solved for `c` with
 #' [uniroot()]. In dimension 1 this gives the classical 1.345 (Huber) and
 #' 4.685 (Tukey); in dimension 2, 1.501 and 5.123. The efficiency depends on
-#' \eqn{d}: in dimension 11 and above even the L1 loss is more than 95%
-#' efficient, no Huber `c` gives 95%, and `c` must be given.
+#' \eqn{d}: in dimension 10 and above even the L1 loss is more than 95%
+#' efficient (its efficiency is
+#' \eqn{\Gamma((d+1)/2)^2 / (\Gamma(d/2)\Gamma(d/2+1))}), no Huber `c` gives
+#' 95%, and `c` must be given.
 #'
 #' Fletcher's \eqn{R^2 = 1 - \sum_i d(\hat y_i, y_i)^2 / \sum_i d(\bar y, y_i)^2},
 #' \eqn{\bar y} the Fréchet mean, is part of the result. On positively curved
@@ -196,7 +199,7 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
   Xs <- times_pow2(X, rep(k, each = nrow(X)))
   if (loss == "tukey" && is.null(init)) {
     # Tukey's loss is not convex: start from the Huber fit (95% efficiency).
-    h <- regression_loss_args("huber", NULL, scale, M$dim, call)
+    h <- regression_loss_args("huber", huber_start_constant(robust$c, M$dim), scale, M$dim, call)
     r0 <- core_call(stat_geodesic_regression(M, S, Xs, initial_mean(M, S), NULL, NULL, max_iter, tol,
                                              "huber", h$c_core, h$xi), call, "`Y`")
     start <- list(p = r0$footpoint, V = r0$shooting)
@@ -272,6 +275,13 @@ regression_loss_args <- function(loss, c, scale, d, call) {
   scale <- check_positive(scale, "scale", call)
   if (!is.finite(c * scale)) abort("`c` times `scale` must be finite", call)
   list(c = c, c_core = c * scale, xi = 0, scale = scale)
+}
+
+# The Huber constant of a Tukey fit's start: the 95% default where it exists
+# (dimension < 10), else Tukey's c scaled by the ratio of the dimension-1
+# defaults, 1.345 / 4.685.
+huber_start_constant <- function(c_tukey, d) {
+  tryCatch(robust_tuning_constant("huber", d), riemdp_error = function(e) c_tukey * 1.345 / 4.685)
 }
 
 # Asymptotic relative efficiency (to least squares) of the M-estimator of a
