@@ -42,10 +42,12 @@
 #'   \item `"tukey"` (biweight): \eqn{\rho(t) = \frac{k^2}{6}(1 - (1 - t^2/k^2)^3)}
 #'     for \eqn{t < k}, \eqn{k^2/6} beyond;
 #'   \item `"l1"`: \eqn{\rho(t) = t}, smoothed at 0 as \eqn{t^2/(2\delta)} for
-#'     \eqn{t \le \delta} (\eqn{t - \delta/2} beyond), \eqn{\delta} = 1e-9 times the
+#'     \eqn{t \le \delta} (\eqn{t - \delta/2} beyond), \eqn{\delta} = 1e-6 times the
 #'     root mean squared residual of the start: the weight \eqn{1/t} below is
 #'     undefined at 0, where a least-absolute-deviations fit often passes
-#'     exactly through points. (GeodRegr drops residuals below 1e-6 instead.)
+#'     exactly through points (GeodRegr drops residuals below 1e-6 instead).
+#'     The fit's mean absolute residual exceeds the minimum by at most
+#'     \eqn{\delta/2}; `energy` is the unsmoothed \eqn{\frac{1}{n}\sum_i d_i}.
 #' }
 #' The cutoff is \eqn{k = c\,\sigma}. With `scale = NULL` (GeodRegr's rule),
 #' \eqn{\sigma} is estimated with the fit:

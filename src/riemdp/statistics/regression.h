@@ -428,8 +428,13 @@ inline double regression_median_dist(const Vec& dist) {
 // residual norm of standard Gaussian tangent errors): the fit and sigma are
 // iterated to their joint fixed point (at most 100 refits, each warm-started;
 // sigma relative change <= 1e-12). With xi = 0, loss.c is the cutoff itself.
-// For l1, loss.c is ignored: the smoothing radius is 1e-9 times the start's
-// root mean squared residual.
+// For l1, loss.c is ignored: the smoothing radius is l1_smoothing = 1e-6
+// times the start's root mean squared residual (at 1e-9 the IRLS weights
+// 1/d_i of interpolated points, up to 1/radius, amplify the rounding of d_i
+// above the gradient tolerance: the descent stalled). The smoothed minimiser's
+// L1 objective exceeds the minimum by at most radius/2; the reported energy
+// is the L1 objective itself.
+constexpr double l1_smoothing = 1e-6;
 inline RegressionResult geodesic_regression(const Manifold& M, const RegressionData& data,
                                             const RegressionParameter* start, CVecRef ybar, int max_iter, double tol,
                                             RegressionLoss loss = RegressionLoss(), double xi = 0.0) {
@@ -444,7 +449,7 @@ inline RegressionResult geodesic_regression(const Manifold& M, const RegressionD
   const double c = loss.c;
   if (loss.type == LossType::l1) {
     const RegressionEvaluation e0 = regression_evaluate(M, work, z);
-    loss.c = 1e-9 * std::max(std::sqrt(2.0 * e0.energy), std::numeric_limits<double>::min() * 1e9);
+    loss.c = l1_smoothing * std::max(std::sqrt(2.0 * e0.energy), std::numeric_limits<double>::min() / l1_smoothing);
   }
   if (estimate_scale) {
     const auto cutoff_at = [&](const Vec& dist) {
@@ -478,6 +483,8 @@ inline RegressionResult geodesic_regression(const Manifold& M, const RegressionD
     r = regression_descent(M, work, z, max_iter, tol, loss);
     r.cutoff = loss.c;
   }
+  // l1 reports its own objective (1/n) sum_i d_i, not the smoothed one.
+  if (loss.type == LossType::l1) r.ev.energy = r.ev.dist.mean();
   if (one) r.z = regression_rebase(M, r.z, -xbar);
   // r.ev (energy, fitted values, residuals) is the descent's last evaluation:
   // the re-based geodesic is the same curve.
