@@ -166,6 +166,31 @@ test_that("a few gross outliers move the Huber and Tukey fits much less than lea
   }
 })
 
+test_that("l1 converges (smoothing radius 1e-6, weighted rounding floor) to a minimum of the mean distance", {
+  # Seeds where the radius 1e-9 stalled (sphere, hyperbolic) or the unweighted
+  # floor left gradients of 1.5e-10-3.7e-10 > tol (sphere 24, 25; spd 5).
+  for (M in list(manifold_sphere(2), manifold_hyperbolic(2), manifold_spd(2), manifold_kendall(5))) {
+    for (seed in 1:30) {
+      set.seed(seed)
+      dat <- robust_data(M, sample(c(15, 40, 100), 1), noise = 0.05)
+      f <- geodesic_regression(M, dat$x, dat$Y, loss = "l1")
+      expect_true(f$converged, label = paste(M$type, "seed", seed))
+      expect_equal(f$energy, mean(f$residual_norms), tolerance = 1e-14)
+      if (seed <= 3) {
+        # no perturbation of (p, v) lowers the mean distance beyond the smoothing's radius/2
+        E <- function(p, v) mean(riem_dist(M, riem_geodesic(M, p, v, dat$x), dat$Y))
+        p <- f$footpoint
+        for (k in 1:6) {
+          u <- rand_tangent(M, p, norm = 1e-3)
+          w <- rand_tangent(M, p, norm = 1e-3)
+          q <- riem_exp(M, p, u)
+          expect_gte(E(q, riem_transport(M, p, q, f$shooting + w)), f$energy - 1e-7 * sqrt(mean(f$residual_norms^2)))
+        }
+      }
+    }
+  }
+})
+
 test_that("robust fits match GeodRegr's geo_reg() on the sphere and Kendall's space", {
   skip_if_not_installed("GeodRegr")
   skip_on_cran()

@@ -269,11 +269,14 @@ struct RegressionResult {
 };
 
 // Rounding floor of the gradient norm (as frechet_gradient_floor, with the
-// covariates' scale: the shooting gradient sums x_i times residuals).
+// covariates' scale: the shooting gradient sums x_i times residuals). With
+// IRLS weights h_i the gradient sums h_i eps_i: the rounding of eps_i is
+// amplified by the mean weight when it exceeds 1 (l1: up to 1/radius).
 inline double regression_gradient_floor(const Manifold& M, const RegressionParameter& z, double data_scale,
-                                        double energy, double x_scale) {
+                                        double energy, double x_scale, const Vec& weight = Vec()) {
+  const double amplification = weight.size() > 0 ? std::max(1.0, weight.mean()) : 1.0;
   return 64.0 * std::numeric_limits<double>::epsilon() * std::max(M.rounding_scale(z.p), data_scale) *
-         (1.0 + std::sqrt(2.0 * energy)) * x_scale;
+         (1.0 + std::sqrt(2.0 * energy)) * x_scale * amplification;
 }
 
 // Riemannian descent on the tangent bundle. With one covariate the direction
@@ -305,7 +308,7 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
   M.project(z.p, z.p);
   RegressionEvaluation ev = regression_evaluate(M, data, z, true, loss);
   double gnorm = regression_grad_norm(M, z, ev);
-  double floor = regression_gradient_floor(M, z, data_scale, ev.energy, x_scale);
+  double floor = regression_gradient_floor(M, z, data_scale, ev.energy, x_scale, ev.weight);
   bool stalled = false;
   int it = 0;
   Mat G(D, m + 1), Dir(D, m + 1);
@@ -366,7 +369,7 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
         std::swap(z, zn);
         ev = std::move(evn);
         gnorm = gnorm_n;
-        floor = regression_gradient_floor(M, z, data_scale, ev.energy, x_scale);
+        floor = regression_gradient_floor(M, z, data_scale, ev.energy, x_scale, ev.weight);
         accepted = true;
         break;
       }
