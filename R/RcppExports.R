@@ -157,12 +157,12 @@ stat_frechet_median <- function(M, X, init, max_iter, tol, weights = NULL) {
     .Call(`_riemdp_stat_frechet_median`, M, X, init, max_iter, tol, weights)
 }
 
-stat_geodesic_regression <- function(M, Y, x, mean_init, p, V, max_iter, tol) {
-    .Call(`_riemdp_stat_geodesic_regression`, M, Y, x, mean_init, p, V, max_iter, tol)
+stat_geodesic_regression <- function(M, Y, x, mean_init, p, V, max_iter, tol, loss = "l2", c, xi = 0.0) {
+    .Call(`_riemdp_stat_geodesic_regression`, M, Y, x, mean_init, p, V, max_iter, tol, loss, c, xi)
 }
 
-stat_regression_energy <- function(M, Y, x, p, V, tau) {
-    .Call(`_riemdp_stat_regression_energy`, M, Y, x, p, V, tau)
+stat_regression_energy <- function(M, Y, x, p, V, tau, loss = "huber") {
+    .Call(`_riemdp_stat_regression_energy`, M, Y, x, p, V, tau, loss)
 }
 
 stat_regression_rebase <- function(M, p, V, s) {

@@ -43,7 +43,10 @@
 #' \eqn{d \le \tau} and \eqn{\tau d - \tau^2/2} beyond: the release
 #' concentrates, as \eqn{n} grows, on the Huber geodesic fit, which is the
 #' least-squares fit of [geodesic_regression()] when every residual is below
-#' \eqn{\tau}.
+#' \eqn{\tau}. That fit is `geodesic_regression(M, x, Y, loss = "huber",
+#' c = tau, scale = 1)` (see [geodesic_regression()]; the map of `x` to
+#' \eqn{[0, 1]} reparametrises the same geodesic): the non-private estimate
+#' the release targets, to compare releases with.
 #'
 #' **Paper 000's scheme.** `scheme = "paper"` runs the two-step release of
 #' paper 000 App. A, for reproducing its experiments only: the footpoint from
@@ -172,7 +175,8 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
                shooting = sens[["shooting"]] / ((1 - split) * epsilon))
     if (!all(is.finite(sigma))) abort(sprintf("`epsilon` = %s is too small: sigma overflows", format(epsilon)), call)
     # Paper 000 App. A: the non-private fit (the scheme's hole), then two chains.
-    fit <- core_call(stat_geodesic_regression(M, S, U, initial_mean(M, S), NULL, NULL, 1000L, 1e-10), call)
+    fit <- core_call(stat_geodesic_regression(M, S, U, initial_mean(M, S), NULL, NULL, 1000L, 1e-10, "l2", Inf),
+                     call)
     c1 <- ctl
     if (is.null(c1$step)) c1$step <- min(sigma[["footpoint"]], radius / 2)
     res1 <- core_call(samp_mh_regression(M, S, U, sigma[["footpoint"]], tau, C$x, radius, tau_m, "footpoint", diag(2),

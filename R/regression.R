@@ -33,6 +33,58 @@
 #' covariates such a shift changes the model, and centring them is left to
 #' the user.
 #'
+#' **Robust losses** (Shin & Oh 2022, as in the GeodRegr package): with
+#' `loss` other than `"l2"` the fit minimises
+#' \eqn{E = \frac{1}{n}\sum_i \rho(d(\hat y_i, y_i))} with
+#' \itemize{
+#'   \item `"huber"`: \eqn{\rho(t) = t^2/2} for \eqn{t \le k},
+#'     \eqn{k t - k^2/2} beyond;
+#'   \item `"tukey"` (biweight): \eqn{\rho(t) = \frac{k^2}{6}(1 - (1 - t^2/k^2)^3)}
+#'     for \eqn{t < k}, \eqn{k^2/6} beyond;
+#'   \item `"l1"`: \eqn{\rho(t) = t}, smoothed at 0 as \eqn{t^2/(2\delta)} for
+#'     \eqn{t \le \delta} (\eqn{t - \delta/2} beyond), \eqn{\delta} = 1e-6 times the
+#'     root mean squared residual of the start: the weight \eqn{1/t} below is
+#'     undefined at 0, where a least-absolute-deviations fit often passes
+#'     exactly through points (GeodRegr drops residuals below 1e-6 instead).
+#'     The fit's mean absolute residual exceeds the minimum by at most
+#'     \eqn{\delta/2}; `energy` is the unsmoothed \eqn{\frac{1}{n}\sum_i d_i}.
+#' }
+#' The cutoff is \eqn{k = c\,\sigma}. With `scale = NULL` (GeodRegr's rule),
+#' \eqn{\sigma} is estimated with the fit:
+#' \eqn{\hat\sigma = \mathrm{median}_i\, d(\hat y_i, y_i) / \sqrt{\chi^2_{d;\,0.5}}}
+#' (the median residual distance over the median of \eqn{\chi_d}, its value for
+#' standard Gaussian tangent errors in dimension \eqn{d} = `M$dim`), and the
+#' fit and \eqn{\hat\sigma} are iterated to their joint fixed point (the
+#' estimate GeodRegr's `geo_reg()` converges to). A number `scale` fixes
+#' \eqn{\sigma}: `loss = "huber", c = tau, scale = 1` is the fit with
+#' residuals clipped at \eqn{\tau}, which is what [dp_geodesic_regression()]
+#' estimates. The descent is iteratively reweighted: the gradient is the
+#' least-squares one with residual \eqn{i} weighted by
+#' \eqn{\psi(t_i)/t_i}, \eqn{\psi = \rho'}, and the Gauss-Newton operator is
+#' weighted alike (weights frozen for each step, Armijo backtracking on
+#' \eqn{E}). Tukey's loss is not convex, and the start matters: by default
+#' the Tukey fit starts from the Huber fit (at its 95% default `c`; in
+#' dimension 10 and above at Tukey's `c` times 1.345/4.685). GeodRegr starts
+#' from its intercept-only fit and may stop at another joint fixed point
+#' (on its 44 `calvaria` shapes, `c = 6`: fitted shapes 0.088 apart, the
+#' objective about 5% higher than riemdp's at either scale); pass its
+#' estimate as `init` to reproduce it.
+#'
+#' The default `c` gives 95% asymptotic efficiency relative to least squares
+#' under Gaussian tangent errors \eqn{e \sim N(0, \sigma^2 I_d)}: for a radial
+#' \eqn{\psi} the M-estimator's asymptotic covariance is
+#' \eqn{A^{-1}BA^{-1}} (Huber & Ronchetti 2009) with
+#' \eqn{A = E[\psi'(r)/d + (d-1)\psi(r)/(d r)] I_d},
+#' \eqn{B = E[\psi(r)^2]/d\, I_d}, \eqn{r = |e|/\sigma \sim \chi_d}, so
+#' the efficiency is \eqn{d\,a^2 / E[\psi(r)^2]}; it is computed in closed
+#' form (truncated \eqn{\chi_d} moments) and solved for `c` with
+#' [uniroot()]. In dimension 1 this gives the classical 1.345 (Huber) and
+#' 4.685 (Tukey); in dimension 2, 1.501 and 5.123. The efficiency depends on
+#' \eqn{d}: in dimension 10 and above even the L1 loss is more than 95%
+#' efficient (its efficiency is
+#' \eqn{\Gamma((d+1)/2)^2 / (\Gamma(d/2)\Gamma(d/2+1))}), no Huber `c` gives
+#' 95%, and `c` must be given.
+#'
 #' Fletcher's \eqn{R^2 = 1 - \sum_i d(\hat y_i, y_i)^2 / \sum_i d(\bar y, y_i)^2},
 #' \eqn{\bar y} the Fréchet mean, is part of the result. On positively curved
 #' spaces the fit is unique only when the data and the fitted geodesic stay
@@ -55,6 +107,14 @@
 #'   covariates rescaled by powers of 2 to unit size (an exact
 #'   reparametrisation, so that the stopping rule does not depend on the
 #'   covariates' units).
+#' @param loss The loss \eqn{\rho} of the residual distances: `"l2"` (least
+#'   squares, the default), `"huber"`, `"tukey"` or `"l1"` (see Details).
+#' @param c The tuning constant of `"huber"` and `"tukey"`, in units of the
+#'   scale: a number > 0, or `NULL` for 95% asymptotic efficiency under
+#'   Gaussian tangent errors in dimension `M$dim` (see Details).
+#' @param scale The scale \eqn{\sigma} of `"huber"` and `"tukey"` (the cutoff
+#'   is `c * scale`, in distance units): `NULL` to estimate it with the fit
+#'   as GeodRegr does, or a number > 0.
 #' @return An object of class `c("riemdp_geodesic_regression", "riemdp_fit")`:
 #'   a list with `manifold`, `footpoint` (a point), `shooting` (one tangent
 #'   vector at the footpoint in the manifold's layout; with `m > 1`
@@ -64,6 +124,8 @@
 #'   `fitted.values`, `residuals` (the tangent vectors
 #'   \eqn{Log_{\hat y_i}(y_i)} at the fitted points), `residual_norms`
 #'   (the geodesic distances \eqn{d(\hat y_i, y_i)}), `energy`,
+#'   `loss`, `c`, `scale`, `cutoff` and `scale_estimated` (the last four
+#'   `NULL` for `"l2"` and `"l1"`),
 #'   `frechet_mean`, `frechet_energy` (\eqn{\frac{1}{2n}\sum_i d(\bar y, y_i)^2}),
 #'   `r_squared` (`NA` when the responses coincide), `n`, `m`, `iterations`, `grad_norm`, `converged` and
 #'   `call`. Methods: `print()`, `summary()`, `coef()` (a list with
@@ -73,6 +135,12 @@
 #' @references Fletcher, P. T. (2011). Geodesic regression on Riemannian
 #'   manifolds. In *Proceedings of the Third International Workshop on
 #'   Mathematical Foundations of Computational Anatomy*, 75-86.
+#'
+#'   Shin, H.-Y. and Oh, H.-S. (2022). Robust geodesic regression.
+#'   *International Journal of Computer Vision*, 130, 478-503.
+#'
+#'   Huber, P. J. and Ronchetti, E. M. (2009). *Robust Statistics*, 2nd ed.
+#'   Wiley.
 #'
 #'   Kim, H. J., Adluru, N., Collins, M. D., Chung, M. K., Bendlin, B. B.,
 #'   Johnson, S. C., Davidson, R. J. and Singh, V. (2014). Multivariate
@@ -101,10 +169,20 @@
 #' time <- seq(0, 1, length.out = dim(eustock_cov)[3])
 #' fit_s <- geodesic_regression(P3, time, eustock_cov)
 #' fit_s$r_squared
+#'
+#' # Robust fits: a few gross outliers
+#' Yo <- fiji_quakes
+#' Yo[1:20, ] <- rep(c(0, 0, 1), each = 20)
+#' geodesic_regression(S2, depth, Yo, loss = "huber")
+#' coef(geodesic_regression(S2, depth, Yo, loss = "tukey"))$footpoint
+#' coef(geodesic_regression(S2, depth, fiji_quakes))$footpoint
 #' @export
-geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e-10) {
+geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e-10,
+                                loss = c("l2", "huber", "tukey", "l1"), c = NULL, scale = NULL) {
   call <- sys.call()
   check_manifold(M, call)
+  loss <- arg_match(loss, c("l2", "huber", "tukey", "l1"), "loss", call)
+  robust <- regression_loss_args(loss, c, scale, M$dim, call)
   S <- as_points(M, Y, "Y", call)
   if (S$n < 2L) abort("`Y` must hold at least 2 points", call)
   # a vector covariate is named after the argument, as lm() does (`x` otherwise)
@@ -124,8 +202,16 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
   # to the covariates' units (a spread of 1e-16 gave v = 0 at iteration 0).
   k <- covariate_exponents(X)
   if (!is.null(start$V)) start$V <- times_pow2(start$V, rep(-k, each = nrow(start$V)))
-  r <- core_call(stat_geodesic_regression(M, S, times_pow2(X, rep(k, each = nrow(X))), initial_mean(M, S),
-                                          start$p, start$V, max_iter, tol),
+  Xs <- times_pow2(X, rep(k, each = nrow(X)))
+  if (loss == "tukey" && is.null(init)) {
+    # Tukey's loss is not convex: start from the Huber fit (95% efficiency).
+    h <- regression_loss_args("huber", huber_start_constant(robust$c, M$dim), scale, M$dim, call)
+    r0 <- core_call(stat_geodesic_regression(M, S, Xs, initial_mean(M, S), NULL, NULL, max_iter, tol,
+                                             "huber", h$c_core, h$xi), call, "`Y`")
+    start <- list(p = r0$footpoint, V = r0$shooting)
+  }
+  r <- core_call(stat_geodesic_regression(M, S, Xs, initial_mean(M, S),
+                                          start$p, start$V, max_iter, tol, loss, robust$c_core, robust$xi),
                  call, "`Y`")
   r$shooting <- times_pow2(r$shooting, rep(k, each = nrow(r$shooting)))
   if (!is.finite(r$energy) || !is.finite(r$frechet_energy) || !all(is.finite(r$residual_norms)))
@@ -141,6 +227,9 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
                             "it and predict() carry rounding errors of about %s; centre `x`"),
                       format(offset, digits = 3), format(offset * .Machine$double.eps, digits = 2)), call. = FALSE)
   }
+  if (!r$scale_converged)
+    warning("the scale of the residuals and the fit did not settle in 100 refits; the cutoff is approximate",
+            call. = FALSE)
   if (!r$converged) {
     if (r$iterations >= max_iter)
       warning(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %s); increase `max_iter` or `tol`%s",
@@ -154,6 +243,7 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
                       r$iterations, format(r$grad_norm, digits = 3)), call. = FALSE)
   }
   n <- S$n
+  energy_l2 <- if (loss == "l2") r$energy else sum(r$residual_norms^2) / (2 * n)
   fit <- list(manifold = M,
               footpoint = from_values(M, r$footpoint, 1L, TRUE, Y),
               shooting = shooting_layout(M, r$shooting, colnames(X), Y),
@@ -162,13 +252,86 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
               residuals = columns_layout(M, r$residuals, n, Y),
               residual_norms = r$residual_norms,
               energy = r$energy,
+              loss = loss, c = robust$c,
+              scale = if (loss %in% c("huber", "tukey")) (if (is.null(scale)) r$scale else robust$scale) else NULL,
+              cutoff = if (loss %in% c("huber", "tukey")) r$cutoff else NULL,
+              scale_estimated = loss %in% c("huber", "tukey") && is.null(scale),
               frechet_mean = from_values(M, r$frechet_mean, 1L, TRUE, Y),
               frechet_energy = r$frechet_energy,
-              r_squared = fletcher_r_squared(r$energy, r$frechet_energy),
+              r_squared = fletcher_r_squared(energy_l2, r$frechet_energy),
               n = n, m = ncol(X),
               iterations = r$iterations, grad_norm = r$grad_norm, converged = r$converged,
               call = call)
   structure(fit, class = c("riemdp_geodesic_regression", "riemdp_fit"))
+}
+
+# The loss arguments, checked: c the tuning constant (in units of the scale),
+# c_core and xi as stat_geodesic_regression() takes them (xi > 0: the core
+# estimates the scale as median residual distance / xi; xi = 0: c_core is
+# the cutoff itself).
+regression_loss_args <- function(loss, c, scale, d, call) {
+  if (loss %in% c("l2", "l1")) {
+    if (!is.null(c)) abort(sprintf("`c` is used by the \"huber\" and \"tukey\" losses only, not by \"%s\"", loss), call)
+    if (!is.null(scale))
+      abort(sprintf("`scale` is used by the \"huber\" and \"tukey\" losses only, not by \"%s\"", loss), call)
+    return(list(c = NULL, c_core = if (loss == "l1") 1 else Inf, xi = 0, scale = NULL))
+  }
+  c <- if (is.null(c)) robust_tuning_constant(loss, d, call = call) else check_positive(c, "c", call)
+  if (is.null(scale)) return(list(c = c, c_core = c, xi = sqrt(stats::qchisq(0.5, d)), scale = NULL))
+  scale <- check_positive(scale, "scale", call)
+  if (!is.finite(c * scale)) abort("`c` times `scale` must be finite", call)
+  list(c = c, c_core = c * scale, xi = 0, scale = scale)
+}
+
+# The Huber constant of a Tukey fit's start: the 95% default where it exists
+# (dimension < 10), else Tukey's c scaled by the ratio of the dimension-1
+# defaults, 1.345 / 4.685.
+huber_start_constant <- function(c_tukey, d) {
+  tryCatch(robust_tuning_constant("huber", d), riemdp_error = function(e) c_tukey * 1.345 / 4.685)
+}
+
+# Asymptotic relative efficiency (to least squares) of the M-estimator of a
+# location in R^d with radial psi, psi(e) = psi(|e|) e/|e|, under standard
+# Gaussian errors e ~ N(0, I_d) (r = |e| ~ chi_d): with A = E[Dpsi(e)] =
+# a I_d, a = E[psi'(r)/d + (d - 1)/d psi(r)/r], and B = E[psi psi^T] =
+# E[psi(r)^2]/d I_d, the asymptotic covariance is A^-1 B A^-1 (Huber &
+# Ronchetti 2009, Sec. 6.2 and 8.2), so ARE = d a^2 / E[psi(r)^2] (1 for
+# least squares). Shin & Oh (2022) use the same criterion for the tangent
+# errors of geodesic regression (d the manifold's dimension). The
+# expectations in closed form with the truncated moments of chi_d,
+# m_k = E[r^(2k); r < c] = d (d + 2) ... (d + 2k - 2) P(chi^2_(d+2k) < c^2),
+# and E[1/r; r > c] = Gamma((d-1)/2) / (sqrt(2) Gamma(d/2)) P(chi^2_(d-1) > c^2).
+robust_efficiency <- function(loss, c, d) {
+  m <- function(k) prod(d + 2 * seq_len(k) - 2) * stats::pchisq(c^2, d + 2 * k)
+  if (loss == "huber") {
+    # psi = min(r, c): a = P(r < c) + (d - 1)/d c E[1/r; r > c]
+    tail_inv <- if (d > 1) exp(lgamma((d - 1) / 2) - lgamma(d / 2)) / sqrt(2) *
+      stats::pchisq(c^2, d - 1, lower.tail = FALSE) else 0
+    a <- m(0) + (d - 1) / d * c * tail_inv
+    b <- m(1) + c^2 * stats::pchisq(c^2, d, lower.tail = FALSE)
+  } else if (loss == "tukey") {
+    # psi = r (1 - u)^2, u = r^2/c^2, r < c: psi'/d + (d-1)/d psi/r =
+    # 1 - (2 + 4/d) u + (1 + 4/d) u^2, psi^2 = r^2 (1 - u)^4
+    a <- m(0) - (2 + 4 / d) * m(1) / c^2 + (1 + 4 / d) * m(2) / c^4
+    b <- m(1) - 4 * m(2) / c^2 + 6 * m(3) / c^4 - 4 * m(4) / c^6 + m(5) / c^8
+  } else {
+    stop("robust_efficiency: huber or tukey")
+  }
+  d * a^2 / b
+}
+
+# The tuning constant c of a loss with the given asymptotic efficiency in
+# dimension d (robust_efficiency(); uniroot). d = 1 gives the classical
+# 1.345 (Huber) and 4.685 (Tukey).
+robust_tuning_constant <- function(loss, d, efficiency = 0.95, call = NULL) {
+  f <- function(c) robust_efficiency(loss, c, d) - efficiency
+  lo <- if (loss == "tukey") 1 else 1e-3  # Tukey's efficiency falls to 0 as c -> 0
+  if (f(lo) >= 0)
+    abort(sprintf(paste("`c`: in dimension %d the %s loss is more than %g%% efficient for every c",
+                        "(the L1 loss already is); give `c`"), d, loss, 100 * efficiency), call)
+  hi <- sqrt(d) + 10
+  while (f(hi) < 0) hi <- 2 * hi
+  stats::uniroot(f, c(lo, hi), tol = 1e-12)$root
 }
 
 # Fletcher's R^2 = 1 - E / E_F; NA when the responses coincide to rounding
@@ -265,13 +428,13 @@ shooting_layout <- function(M, V, names, like = NULL) {
 }
 
 # E(p, V) (Huber-type with residuals clipped to norm tau; least squares when
-# tau = Inf) and its Riemannian gradients in the layouts of footpoint and
+# tau = Inf; or another loss of cutoff tau, l1's smoothing radius) and its Riemannian gradients in the layouts of footpoint and
 # shooting (tests; see stat_regression_energy).
-regression_energy <- function(M, footpoint, shooting, x, Y, tau = Inf) {
+regression_energy <- function(M, footpoint, shooting, x, Y, tau = Inf, loss = "huber") {
   S <- as_points(M, Y, "Y")
   X <- regression_covariates(x, S$n, NULL)
   st <- regression_start(M, list(footpoint = footpoint, shooting = shooting), ncol(X), NULL)
-  r <- stat_regression_energy(M, S, X, st$p, st$V, tau)
+  r <- stat_regression_energy(M, S, X, st$p, st$V, tau, loss)
   list(energy = r$energy, grad_footpoint = from_values(M, r$grad_p, 1L, TRUE, Y),
        grad_shooting = shooting_layout(M, r$grad_V, colnames(X), Y))
 }
@@ -372,6 +535,7 @@ print.riemdp_geodesic_regression <- function(x, digits = max(3L, getOption("digi
               if (x$converged) "Converged" else "Did NOT converge", x$iterations,
               if (x$iterations == 1L) "" else "s", format(x$grad_norm, digits = 3),
               format(x$r_squared, digits = digits)))
+  if (!is.null(x$loss) && x$loss != "l2") cat(regression_loss_label(x, digits), "\n", sep = "")
   cat("Footpoint (the fit at x = 0):\n")
   print(x$footpoint, digits = digits)
   cat(if (x$m == 1L) "Shooting vector:\n" else "Shooting vectors:\n")
@@ -388,11 +552,23 @@ summary.riemdp_geodesic_regression <- function(object, ...) {
   names(speeds) <- colnames(object$x)
   structure(list(manifold = object$manifold, n = object$n, m = object$m, call = object$call,
                  energy = object$energy, frechet_energy = object$frechet_energy,
+                 loss = if (is.null(object$loss)) "l2" else object$loss,
+                 loss_label = if (is.null(object$loss) || object$loss == "l2") NULL else regression_loss_label(object, 4L),
                  r_squared = object$r_squared, dist_quantiles = stats::quantile(object$residual_norms),
                  speeds = speeds, x_range = apply(object$x, 2L, range),
                  iterations = object$iterations, converged = object$converged, grad_norm = object$grad_norm,
                  footpoint = object$footpoint, shooting = object$shooting),
             class = "summary.riemdp_geodesic_regression")
+}
+
+# One line naming a robust fit's loss, tuning constant, scale and cutoff.
+regression_loss_label <- function(x, digits) {
+  f <- function(v) format(v, digits = digits)
+  switch(x$loss,
+         l1 = "Loss: l1 (least absolute distances)",
+         sprintf("Loss: %s with c = %s x scale %s (%s) = cutoff %s", x$loss, f(x$c), f(x$scale),
+                 if (isTRUE(x$scale_estimated)) "median residual distance / median of chi_d" else "given",
+                 f(x$cutoff)))
 }
 
 # |v_j| at the footpoint.
@@ -405,8 +581,13 @@ print.summary.riemdp_geodesic_regression <- function(x, digits = max(3L, getOpti
   print(x$call)
   cat(sprintf("\nManifold: %s\n", manifold_description(x$manifold)))
   cat(sprintf("Points: %d; covariates: %s\n", x$n, paste(names(x$speeds), collapse = ", ")))
-  cat(sprintf("Energy E = (1/2n) sum d(fitted, y)^2: %s (Fr\u00e9chet mean: %s)\n",
-              format(x$energy, digits = digits), format(x$frechet_energy, digits = digits)))
+  if (x$loss == "l2") {
+    cat(sprintf("Energy E = (1/2n) sum d(fitted, y)^2: %s (Fr\u00e9chet mean: %s)\n",
+                format(x$energy, digits = digits), format(x$frechet_energy, digits = digits)))
+  } else {
+    cat(x$loss_label, "\n", sep = "")
+    cat(sprintf("Energy E = (1/n) sum rho(d(fitted, y)): %s\n", format(x$energy, digits = digits)))
+  }
   cat(sprintf("R^2 (Fletcher): %s\n", format(x$r_squared, digits = digits)))
   cat("Quantiles of the residual geodesic distances:\n")
   print(x$dist_quantiles, digits = digits)

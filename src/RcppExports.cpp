@@ -571,8 +571,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // stat_geodesic_regression
-Rcpp::List stat_geodesic_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::List mean_init, Rcpp::Nullable<Rcpp::NumericVector> p, Rcpp::Nullable<Rcpp::NumericMatrix> V, int max_iter, double tol);
-RcppExport SEXP _riemdp_stat_geodesic_regression(SEXP MSEXP, SEXP YSEXP, SEXP xSEXP, SEXP mean_initSEXP, SEXP pSEXP, SEXP VSEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
+Rcpp::List stat_geodesic_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::List mean_init, Rcpp::Nullable<Rcpp::NumericVector> p, Rcpp::Nullable<Rcpp::NumericMatrix> V, int max_iter, double tol, std::string loss, double c, double xi);
+RcppExport SEXP _riemdp_stat_geodesic_regression(SEXP MSEXP, SEXP YSEXP, SEXP xSEXP, SEXP mean_initSEXP, SEXP pSEXP, SEXP VSEXP, SEXP max_iterSEXP, SEXP tolSEXP, SEXP lossSEXP, SEXP cSEXP, SEXP xiSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
@@ -583,13 +583,16 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type V(VSEXP);
     Rcpp::traits::input_parameter< int >::type max_iter(max_iterSEXP);
     Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
-    rcpp_result_gen = Rcpp::wrap(stat_geodesic_regression(M, Y, x, mean_init, p, V, max_iter, tol));
+    Rcpp::traits::input_parameter< std::string >::type loss(lossSEXP);
+    Rcpp::traits::input_parameter< double >::type c(cSEXP);
+    Rcpp::traits::input_parameter< double >::type xi(xiSEXP);
+    rcpp_result_gen = Rcpp::wrap(stat_geodesic_regression(M, Y, x, mean_init, p, V, max_iter, tol, loss, c, xi));
     return rcpp_result_gen;
 END_RCPP
 }
 // stat_regression_energy
-Rcpp::List stat_regression_energy(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::NumericVector p, Rcpp::NumericMatrix V, double tau);
-RcppExport SEXP _riemdp_stat_regression_energy(SEXP MSEXP, SEXP YSEXP, SEXP xSEXP, SEXP pSEXP, SEXP VSEXP, SEXP tauSEXP) {
+Rcpp::List stat_regression_energy(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::NumericVector p, Rcpp::NumericMatrix V, double tau, std::string loss);
+RcppExport SEXP _riemdp_stat_regression_energy(SEXP MSEXP, SEXP YSEXP, SEXP xSEXP, SEXP pSEXP, SEXP VSEXP, SEXP tauSEXP, SEXP lossSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
@@ -598,7 +601,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type p(pSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type V(VSEXP);
     Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
-    rcpp_result_gen = Rcpp::wrap(stat_regression_energy(M, Y, x, p, V, tau));
+    Rcpp::traits::input_parameter< std::string >::type loss(lossSEXP);
+    rcpp_result_gen = Rcpp::wrap(stat_regression_energy(M, Y, x, p, V, tau, loss));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -656,8 +660,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_gdp_quadrature_profile_cpp", (DL_FUNC) &_riemdp_gdp_quadrature_profile_cpp, 8},
     {"_riemdp_stat_frechet_mean", (DL_FUNC) &_riemdp_stat_frechet_mean, 6},
     {"_riemdp_stat_frechet_median", (DL_FUNC) &_riemdp_stat_frechet_median, 6},
-    {"_riemdp_stat_geodesic_regression", (DL_FUNC) &_riemdp_stat_geodesic_regression, 8},
-    {"_riemdp_stat_regression_energy", (DL_FUNC) &_riemdp_stat_regression_energy, 6},
+    {"_riemdp_stat_geodesic_regression", (DL_FUNC) &_riemdp_stat_geodesic_regression, 11},
+    {"_riemdp_stat_regression_energy", (DL_FUNC) &_riemdp_stat_regression_energy, 7},
     {"_riemdp_stat_regression_rebase", (DL_FUNC) &_riemdp_stat_regression_rebase, 4},
     {NULL, NULL, 0}
 };

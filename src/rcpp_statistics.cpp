@@ -73,17 +73,33 @@ Rcpp::NumericMatrix as_r(const Mat& A) {
 
 Rcpp::NumericVector as_r(const Vec& a) { return Rcpp::NumericVector(a.data(), a.data() + a.size()); }
 
+// A RegressionLoss from its name and cutoff (checked in R).
+RegressionLoss regression_loss(const std::string& name, double c) {
+  RegressionLoss L;
+  L.c = c;
+  if (name == "l2") L.type = LossType::l2;
+  else if (name == "huber") L.type = LossType::huber;
+  else if (name == "tukey") L.type = LossType::tukey;
+  else if (name == "l1") L.type = LossType::l1;
+  else throw std::invalid_argument("unknown regression loss");
+  return L;
+}
+
 }  // namespace
 
 // Geodesic regression (statistics/regression.h). x is n x m; Y a point set;
 // mean_init the start of the Frechet mean (for Fletcher's R^2 and the
 // tangent least-squares start); p, V the start (D x m) or NULL for the
 // tangent least-squares start. Matrices of points come back as D x n
-// (one point per column).
+// (one point per column). loss: "l2", "huber", "tukey" or "l1" with
+// tuning constant c; xi > 0: c in units of the concurrent MAD scale, whose
+// divisor xi is (RegressionLoss, geodesic_regression()); xi = 0: c is the cutoff.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List stat_geodesic_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::List mean_init,
                                     Rcpp::Nullable<Rcpp::NumericVector> p, Rcpp::Nullable<Rcpp::NumericMatrix> V,
-                                    int max_iter, double tol) {
+                                    int max_iter, double tol, std::string loss = "l2", double c = R_PosInf,
+                                    double xi = 0.0) {
+  const RegressionLoss L = regression_loss(loss, c);
   auto m = make_manifold(M);
   const int D = m->ambient();
   Set S(Y, D), I(mean_init, D);
@@ -97,29 +113,33 @@ Rcpp::List stat_geodesic_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMat
     RegressionParameter start;
     if (p.isNotNull()) start = regression_parameter(*m, Rcpp::NumericVector(p.get()), Rcpp::NumericMatrix(V.get()));
     const RegressionResult r =
-        geodesic_regression(*m, data, p.isNotNull() ? &start : nullptr, mean.mean, max_iter, tol);
+        geodesic_regression(*m, data, p.isNotNull() ? &start : nullptr, mean.mean, max_iter, tol, L, xi);
     return Rcpp::List::create(
         Rcpp::Named("footpoint") = as_r(r.z.p), Rcpp::Named("shooting") = as_r(r.z.V),
         Rcpp::Named("energy") = r.ev.energy, Rcpp::Named("grad_norm") = r.grad_norm,
         Rcpp::Named("iterations") = r.iterations, Rcpp::Named("converged") = r.converged,
         Rcpp::Named("fitted") = as_r(r.ev.fitted), Rcpp::Named("residuals") = as_r(r.ev.residual),
         Rcpp::Named("residual_norms") = as_r(r.ev.dist), Rcpp::Named("frechet_mean") = as_r(mean.mean),
-        Rcpp::Named("frechet_energy") = mean.cost, Rcpp::Named("frechet_converged") = mean.converged);
+        Rcpp::Named("frechet_energy") = mean.cost, Rcpp::Named("frechet_converged") = mean.converged,
+        Rcpp::Named("cutoff") = r.cutoff, Rcpp::Named("scale") = r.scale,
+        Rcpp::Named("scale_iterations") = r.scale_iterations, Rcpp::Named("scale_converged") = r.scale_converged);
   });
 }
 
 // E(p, V) and its Riemannian gradients, residuals clipped to norm tau (the
-// Huber-type loss; least squares when tau = Inf); tests and benchmarks.
+// Huber-type loss; least squares when tau = Inf), or another loss of cutoff
+// tau (l1: tau the smoothing radius); tests and benchmarks.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List stat_regression_energy(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::NumericVector p,
-                                  Rcpp::NumericMatrix V, double tau) {
+                                  Rcpp::NumericMatrix V, double tau, std::string loss = "huber") {
+  const RegressionLoss L = regression_loss(loss, tau);
   auto m = make_manifold(M);
   const int D = m->ambient();
   Set S(Y, D);
   const Mat X = Eigen::Map<const Mat>(x.begin(), x.nrow(), x.ncol());
   const RegressionData data{S.points, X};
   const RegressionParameter z = regression_parameter(*m, p, V);
-  const RegressionEvaluation ev = interruptible([&] { return regression_evaluate(*m, data, z, false, tau); });
+  const RegressionEvaluation ev = interruptible([&] { return regression_evaluate(*m, data, z, false, L); });
   return Rcpp::List::create(Rcpp::Named("energy") = ev.energy, Rcpp::Named("grad_p") = as_r(ev.grad_p),
                             Rcpp::Named("grad_V") = as_r(ev.grad_V));
 }

@@ -31,11 +31,11 @@ class Euclidean : public Manifold {
 
   void geodesic_velocity(CVecRef, CVecRef v, double, VecRef out) const override { out = v; }
 
-  void regression_gauss_newton(CVecRef, CVecRef, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp,
+  void regression_gauss_newton(CVecRef, CVecRef, CVecRef x, CVecRef h, CVecRef gp, CVecRef gv, VecRef dp,
                                VecRef dv) const override {
     dp.setZero();
     dv.setZero();
-    gauss_newton_block(0.0, x).apply(gp, gv, dp, dv);
+    gauss_newton_block(0.0, x, h).apply(gp, gv, dp, dv);
   }
 
   // Flat: every Jacobi scaling is 1.

@@ -188,16 +188,16 @@ class Hyperbolic : public Manifold {
   }
 
   // Blocks: along v (flat) and Minkowski-orthogonal to it (curvature -1).
-  void regression_gauss_newton(CVecRef p, CVecRef v, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp,
+  void regression_gauss_newton(CVecRef p, CVecRef v, CVecRef x, CVecRef h, CVecRef gp, CVecRef gv, VecRef dp,
                                VecRef dv) const override {
     dp.setZero();
     dv.setZero();
     const double L = norm(p, v);
-    if (L == 0.0) return gauss_newton_block(0.0, x).apply(gp, gv, dp, dv);
+    if (L == 0.0) return gauss_newton_block(0.0, x, h).apply(gp, gv, dp, dv);
     const Vec t = v / L;
     const double ap = chart_inner(p, gp, t), av = chart_inner(p, gv, t);
-    gauss_newton_block(0.0, x).apply(ap * t, av * t, dp, dv);
-    gauss_newton_block(-L * L, x).apply(gp - ap * t, gv - av * t, dp, dv);
+    gauss_newton_block(0.0, x, h).apply(ap * t, av * t, dp, dv);
+    gauss_newton_block(-L * L, x, h).apply(gp - ap * t, gv - av * t, dp, dv);
   }
 
   // Along the geodesic from p with unit direction t = w/L: eps at its end

@@ -95,16 +95,16 @@ class Kendall : public Manifold {
 
   // Blocks: along i v (curvature 4), then the sphere's (along v flat, the
   // rest curvature 1).
-  void regression_gauss_newton(CVecRef, CVecRef v, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp,
+  void regression_gauss_newton(CVecRef, CVecRef v, CVecRef x, CVecRef h, CVecRef gp, CVecRef gv, VecRef dp,
                                VecRef dv) const override {
     dp.setZero();
     dv.setZero();
     const double L = v.norm();
-    if (L == 0.0) return gauss_newton_block(0.0, x).apply(gp, gv, dp, dv);
+    if (L == 0.0) return gauss_newton_block(0.0, x, h).apply(gp, gv, dp, dv);
     const Vec it = times_i(v) / L;
     const double bp = gp.dot(it), bv = gv.dot(it);
-    gauss_newton_block(4.0 * L * L, x).apply(bp * it, bv * it, dp, dv);
-    unit_sphere_gauss_newton(v, x, gp - bp * it, gv - bv * it, dp, dv);
+    gauss_newton_block(4.0 * L * L, x, h).apply(bp * it, bv * it, dp, dv);
+    unit_sphere_gauss_newton(v, x, h, gp - bp * it, gv - bv * it, dp, dv);
   }
 
   // Three curvature blocks along the horizontal geodesic from p with unit

@@ -20,6 +20,48 @@ namespace riemdp {
 inline double huber_loss(double d, double tau) { return d <= tau ? 0.5 * d * d : tau * d - 0.5 * tau * tau; }
 inline double huber_weight(double d, double tau) { return d <= tau ? 1.0 : tau / d; }
 
+// The losses of robust geodesic regression (Shin & Oh 2022; as GeodRegr), on
+// the residual norm d with cutoff c (distance units): E = (1/n) sum rho(d_i),
+// and the gradient is the least-squares one with residual i weighted by
+// weight(d) = psi(d)/d, psi = rho' (IRLS form).
+//   l2: d^2/2 (weight 1); huber: huber_loss/huber_weight above;
+//   tukey (biweight): c^2/6 (1 - (1 - (d/c)^2)^3) for d < c, c^2/6 beyond,
+//     weight (1 - (d/c)^2)^2, 0 beyond (non-convex);
+//   l1: d, smoothed at 0 as huber_loss(d, c)/c (= d - c/2 beyond a tiny c,
+//     weight min(1/c, 1/d)): the weight 1/d is undefined at d = 0 (the
+//     classical IRLS for least absolute deviations caps it so).
+enum class LossType { l2 = 0, huber = 1, tukey = 2, l1 = 3 };
+struct RegressionLoss {
+  LossType type = LossType::l2;
+  double c = std::numeric_limits<double>::infinity();
+  // Least squares exactly (the plain Gauss-Newton path).
+  bool least_squares() const { return type == LossType::l2 || (type == LossType::huber && !std::isfinite(c)); }
+  double rho(double d) const {
+    switch (type) {
+      case LossType::huber: return huber_loss(d, c);
+      case LossType::tukey: {
+        if (d >= c) return c * c / 6.0;
+        const double u = 1.0 - (d / c) * (d / c);
+        return c * c / 6.0 * (1.0 - u * u * u);
+      }
+      case LossType::l1: return huber_loss(d, c) / c;
+      default: return 0.5 * d * d;
+    }
+  }
+  double weight(double d) const {
+    switch (type) {
+      case LossType::huber: return huber_weight(d, c);
+      case LossType::tukey: {
+        if (d >= c) return 0.0;
+        const double u = 1.0 - (d / c) * (d / c);
+        return u * u;
+      }
+      case LossType::l1: return huber_weight(d, c) / c;
+      default: return 1.0;
+    }
+  }
+};
+
 // Buffers of Manifold::regression_gradient's default (reused from call to
 // call: no allocation once sized).
 struct RegressionScratch {
@@ -170,7 +212,9 @@ class Manifold {
   // w_i = x_i v. All the geodesics share the direction of v, so N is block
   // diagonal over the eigenspaces of the curvature operator along v, one
   // gauss_newton_block() per eigenspace (the Jacobi scalings of DESIGN §2).
-  virtual void regression_gauss_newton(CVecRef p, CVecRef v, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp,
+  // With weights h (size n; empty: all 1) N = (1/n) sum_i h_i J_i^T J_i
+  // (IRLS for the robust losses, RegressionLoss::weight).
+  virtual void regression_gauss_newton(CVecRef p, CVecRef v, CVecRef x, CVecRef h, CVecRef gp, CVecRef gv, VecRef dp,
                                        VecRef dv) const = 0;
 
   // Log_p(q), except at the cut locus of p, where every direction is
@@ -290,7 +334,8 @@ inline JacobiScaling jacobi_scaling(double K, double L) {
 // The 2 x 2 Gauss-Newton block of geodesic regression (one covariate) on an
 // eigenspace of the curvature operator along v where the Jacobi scalings at
 // covariate x are those of curvature kappa over length |x| (kappa = K |v|^2
-// on constant curvature): N = (1/n) sum_i (f_i, g_i)(f_i, g_i)^T,
+// on constant curvature): N = (1/n) sum_i h_i (f_i, g_i)(f_i, g_i)^T (h the
+// IRLS weights; all 1 when h is empty),
 // f_i = c(x_i), g_i = x_i sn(x_i)/x_i; stored as its inverse [a b; b c].
 // Where N is near singular (Jacobi fields vanishing at conjugate points) the
 // block of the flat case (kappa = 0, the design's Gram matrix) stands in.
@@ -303,18 +348,19 @@ struct GaussNewtonBlock {
     dv -= b * up + c * uv;
   }
 };
-inline GaussNewtonBlock gauss_newton_block(double kappa, CVecRef x) {
+inline GaussNewtonBlock gauss_newton_block(double kappa, CVecRef x, CVecRef h) {
   double s11 = 0.0, s12 = 0.0, s22 = 0.0;
+  const bool weighted = h.size() == x.size();
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     const JacobiScaling s = jacobi_scaling(kappa, std::abs(x[i]));
-    const double f = s.footpoint, g = x[i] * s.shooting;
-    s11 += f * f;
-    s12 += f * g;
-    s22 += g * g;
+    const double f = s.footpoint, g = x[i] * s.shooting, w = weighted ? h[i] : 1.0;
+    s11 += w * f * f;
+    s12 += w * f * g;
+    s22 += w * g * g;
   }
   const double det = s11 * s22 - s12 * s12;
   if (!(det > 1e-10 * s11 * s22) || !std::isfinite(det))
-    return kappa == 0.0 ? GaussNewtonBlock{0.0, 0.0, 0.0} : gauss_newton_block(0.0, x);
+    return kappa == 0.0 ? GaussNewtonBlock{0.0, 0.0, 0.0} : gauss_newton_block(0.0, x, h);
   const double n = static_cast<double>(x.size());
   return {n * s22 / det, -n * s12 / det, n * s11 / det};
 }

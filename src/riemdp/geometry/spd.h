@@ -161,7 +161,7 @@ class SPD : public Manifold {
 
   // Blocks: the entries (a, b) of whitened vectors in the eigenbasis U of the
   // whitened v, curvature -1 over |lam_a - lam_b|/2 (kappa = -(lam_a - lam_b)^2/4).
-  void regression_gauss_newton(CVecRef p, CVecRef v, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp,
+  void regression_gauss_newton(CVecRef p, CVecRef v, CVecRef x, CVecRef h, CVecRef gp, CVecRef gv, VecRef dp,
                                VecRef dv) const override {
     const Roots r = roots(p);
     Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(r.inv_half * as_mat(v) * r.inv_half));
@@ -169,12 +169,12 @@ class SPD : public Manifold {
     const Mat Gp = B.transpose() * as_mat(gp) * B, Gv = B.transpose() * as_mat(gv) * B;
     const Vec& lam = es.eigenvalues();
     Mat Dp = Mat::Zero(k_, k_), Dv = Mat::Zero(k_, k_);
-    const GaussNewtonBlock flat = gauss_newton_block(0.0, x);
+    const GaussNewtonBlock flat = gauss_newton_block(0.0, x, h);
     Vec one_p(1), one_v(1);
     for (int b = 0; b < k_; ++b)
       for (int a = 0; a <= b; ++a) {
         const double half_gap = 0.5 * (lam(a) - lam(b));
-        const GaussNewtonBlock blk = half_gap == 0.0 ? flat : gauss_newton_block(-half_gap * half_gap, x);
+        const GaussNewtonBlock blk = half_gap == 0.0 ? flat : gauss_newton_block(-half_gap * half_gap, x, h);
         one_p.setZero();
         one_v.setZero();
         blk.apply(Vec::Constant(1, Gp(a, b)), Vec::Constant(1, Gv(a, b)), one_p, one_v);

@@ -125,12 +125,12 @@ inline void unit_sphere_geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef
 // Adds the Gauss-Newton direction (Manifold::regression_gauss_newton) of the
 // unit sphere to (dp, dv): blocks along v (flat) and orthogonal to it
 // (curvature 1). Kendall removes its i v block (curvature 4) first.
-inline void unit_sphere_gauss_newton(CVecRef v, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp, VecRef dv) {
+inline void unit_sphere_gauss_newton(CVecRef v, CVecRef x, CVecRef h, CVecRef gp, CVecRef gv, VecRef dp, VecRef dv) {
   const double L = v.norm();
-  if (L == 0.0) return gauss_newton_block(0.0, x).apply(gp, gv, dp, dv);
+  if (L == 0.0) return gauss_newton_block(0.0, x, h).apply(gp, gv, dp, dv);
   const double ap = gp.dot(v) / L, av = gv.dot(v) / L;
-  gauss_newton_block(0.0, x).apply((ap / L) * v, (av / L) * v, dp, dv);
-  gauss_newton_block(L * L, x).apply(gp - (ap / L) * v, gv - (av / L) * v, dp, dv);
+  gauss_newton_block(0.0, x, h).apply((ap / L) * v, (av / L) * v, dp, dv);
+  gauss_newton_block(L * L, x, h).apply(gp - (ap / L) * v, gv - (av / L) * v, dp, dv);
 }
 
 // The adjoint Jacobi fields on the unit sphere (Sphere::adjoint_jacobi) for
@@ -194,11 +194,11 @@ class Sphere : public Manifold {
     unit_sphere_geodesic_velocity(p, v, s, out);
   }
 
-  void regression_gauss_newton(CVecRef, CVecRef v, CVecRef x, CVecRef gp, CVecRef gv, VecRef dp,
+  void regression_gauss_newton(CVecRef, CVecRef v, CVecRef x, CVecRef h, CVecRef gp, CVecRef gv, VecRef dp,
                                VecRef dv) const override {
     dp.setZero();
     dv.setZero();
-    unit_sphere_gauss_newton(v, x, gp, gv, dp, dv);
+    unit_sphere_gauss_newton(v, x, h, gp, gv, dp, dv);
   }
 
   // Along the great circle from p with unit direction t = w/L: eps at its end

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "../geometry/manifold.h"
 #include "../interrupt.h"
@@ -38,6 +39,7 @@ struct RegressionEvaluation {
   Vec grad_p;
   Mat grad_V;
   Vec dist;             // |eps_i|
+  Vec weight;           // the loss's IRLS weights psi(d_i)/d_i (empty: least squares)
   Mat fitted, residual;  // filled on request only
 };
 
@@ -48,13 +50,13 @@ inline Mat regression_shooting(const RegressionParameter& z, const Mat& x) { ret
 // geometry/manifold.h (the fused gradient passes use the weight).
 
 // One evaluation of E = (1/n) sum_i rho(|eps_i|) and its gradient, with
-// rho the Huber-type loss of clip tau (least squares when tau = Inf); the
+// rho a RegressionLoss (the private release's: Huber of clip tau, least
+// squares when tau = Inf, see the overload below); the
 // pass over the data runs on two threads for large n (every column depends
 // on its own point only, so the result does not depend on the number of
 // threads). keep = true also fills fitted and residual.
 inline RegressionEvaluation regression_evaluate(const Manifold& M, const RegressionData& data,
-                                                const RegressionParameter& z, bool keep = false,
-                                                double tau = std::numeric_limits<double>::infinity()) {
+                                                const RegressionParameter& z, bool keep, const RegressionLoss& loss) {
   const int D = M.ambient(), n = data.n();
   const Mat W = regression_shooting(z, data.x);
   RegressionEvaluation ev;
@@ -91,15 +93,17 @@ inline RegressionEvaluation regression_evaluate(const Manifold& M, const Regress
     }
   });
   const double inv_n = 1.0 / n;
-  if (std::isfinite(tau)) {
-    double loss = 0.0;
+  if (!loss.least_squares()) {
+    double sum = 0.0;
+    ev.weight.resize(n);
     for (int i = 0; i < n; ++i) {
-      loss += huber_loss(ev.dist[i], tau);
-      const double w = huber_weight(ev.dist[i], tau);
+      sum += loss.rho(ev.dist[i]);
+      const double w = loss.weight(ev.dist[i]);
+      ev.weight[i] = w;
       adj_p.col(i) *= w;
       adj_w.col(i) *= w;
     }
-    ev.energy = inv_n * loss;
+    ev.energy = inv_n * sum;
   } else {
     ev.energy = 0.5 * inv_n * ev.dist.squaredNorm();
   }
@@ -114,6 +118,17 @@ inline RegressionEvaluation regression_evaluate(const Manifold& M, const Regress
     ev.grad_V.col(j) = buf;
   }
   return ev;
+}
+
+// The Huber-type energy of clip tau (least squares when tau = Inf): the
+// private release's target (DESIGN §5).
+inline RegressionEvaluation regression_evaluate(const Manifold& M, const RegressionData& data,
+                                                const RegressionParameter& z, bool keep = false,
+                                                double tau = std::numeric_limits<double>::infinity()) {
+  RegressionLoss loss;
+  loss.type = LossType::huber;
+  loss.c = tau;
+  return regression_evaluate(M, data, z, keep, loss);
 }
 
 // Buffers of regression_gradient(), sized on first use and then reused (no
@@ -195,11 +210,13 @@ inline double regression_grad_norm(const Manifold& M, const RegressionParameter&
 // The Gram matrix H = (1/n) sum_i (1, x_i)(1, x_i)^T of the design: the
 // Hessian of E on euclidean spaces (block (j, l) times the identity), whose
 // inverse preconditions the gradient (one step solves least squares exactly).
-inline Mat regression_design_gram(const Mat& x) {
+// With IRLS weights h: (1/n) sum_i h_i (1, x_i)(1, x_i)^T.
+inline Mat regression_design_gram(const Mat& x, const Vec& h = Vec()) {
   const Eigen::Index n = x.rows(), m = x.cols();
   Mat Z(n, m + 1);
   Z.col(0).setOnes();
   Z.rightCols(m) = x;
+  if (h.size() == n) return (Z.transpose() * h.asDiagonal() * Z) / static_cast<double>(n);
   return (Z.transpose() * Z) / static_cast<double>(n);
 }
 
@@ -245,14 +262,21 @@ struct RegressionResult {
   int iterations = 0;
   double grad_norm = 0.0;
   bool converged = false;
+  double cutoff = std::numeric_limits<double>::infinity();  // the loss's cutoff c (distance units)
+  double scale = std::numeric_limits<double>::quiet_NaN();  // the MAD scale when estimated
+  int scale_iterations = 0;
+  bool scale_converged = true;
 };
 
 // Rounding floor of the gradient norm (as frechet_gradient_floor, with the
-// covariates' scale: the shooting gradient sums x_i times residuals).
+// covariates' scale: the shooting gradient sums x_i times residuals). With
+// IRLS weights h_i the gradient sums h_i eps_i: the rounding of eps_i is
+// amplified by the mean weight when it exceeds 1 (l1: up to 1/radius).
 inline double regression_gradient_floor(const Manifold& M, const RegressionParameter& z, double data_scale,
-                                        double energy, double x_scale) {
+                                        double energy, double x_scale, const Vec& weight = Vec()) {
+  const double amplification = weight.size() > 0 ? std::max(1.0, weight.mean()) : 1.0;
   return 64.0 * std::numeric_limits<double>::epsilon() * std::max(M.rounding_scale(z.p), data_scale) *
-         (1.0 + std::sqrt(2.0 * energy)) * x_scale;
+         (1.0 + std::sqrt(2.0 * energy)) * x_scale * amplification;
 }
 
 // Riemannian descent on the tangent bundle. With one covariate the direction
@@ -268,7 +292,7 @@ inline double regression_gradient_floor(const Manifold& M, const RegressionParam
 // rounding floor, when no step makes progress (a stall), or after max_iter
 // steps; iterates are retracted onto the manifold and its tangent spaces.
 inline RegressionResult regression_descent(const Manifold& M, const RegressionData& data, RegressionParameter z,
-                                           int max_iter, double tol) {
+                                           int max_iter, double tol, const RegressionLoss& loss = RegressionLoss()) {
   const int D = M.ambient(), n = data.n(), m = data.m();
   if (n < 2) throw domain_error("geodesic regression needs at least two points");
   const Eigen::LDLT<Mat> H(regression_design_gram(data.x));
@@ -282,9 +306,9 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
                                                                  : std::numeric_limits<double>::infinity();
   RegressionResult r;
   M.project(z.p, z.p);
-  RegressionEvaluation ev = regression_evaluate(M, data, z, true);
+  RegressionEvaluation ev = regression_evaluate(M, data, z, true, loss);
   double gnorm = regression_grad_norm(M, z, ev);
-  double floor = regression_gradient_floor(M, z, data_scale, ev.energy, x_scale);
+  double floor = regression_gradient_floor(M, z, data_scale, ev.energy, x_scale, ev.weight);
   bool stalled = false;
   int it = 0;
   Mat G(D, m + 1), Dir(D, m + 1);
@@ -298,9 +322,13 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
   while (gnorm > tol && it < max_iter) {
     G.col(0) = ev.grad_p;
     G.rightCols(m) = ev.grad_V;
-    if (m == 1) {  // Gauss-Newton (curvature-aware; on euclidean the same as H)
-      M.regression_gauss_newton(z.p, z.V.col(0), data.x.col(0), ev.grad_p, ev.grad_V.col(0), Dir.col(0),
-                                Dir.col(1));
+    if (m == 1) {  // Gauss-Newton (curvature-aware; on euclidean the same as H), IRLS-weighted
+      M.regression_gauss_newton(z.p, z.V.col(0), data.x.col(0), ev.weight, ev.grad_p, ev.grad_V.col(0),
+                                Dir.col(0), Dir.col(1));
+    } else if (ev.weight.size() == n) {  // IRLS: the weighted Gram matrix (the plain one if singular)
+      const Eigen::LDLT<Mat> Hw(regression_design_gram(data.x, ev.weight));
+      const bool ok = Hw.info() == Eigen::Success && Hw.vectorD().minCoeff() > 1e-12 * Hw.vectorD().maxCoeff();
+      Dir = -((ok ? Hw : H).solve(G.transpose())).transpose();
     } else {
       Dir = -(H.solve(G.transpose())).transpose();  // d_k = -sum_l (H^-1)_kl g_l
     }
@@ -331,7 +359,7 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
       if (!ok) continue;
       RegressionEvaluation evn;
       try {
-        evn = regression_evaluate(M, data, zn, true);
+        evn = regression_evaluate(M, data, zn, true, loss);
       } catch (const domain_error&) {
         continue;  // a fitted point not representable (a step too long): shorter
       }
@@ -341,7 +369,7 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
         std::swap(z, zn);
         ev = std::move(evn);
         gnorm = gnorm_n;
-        floor = regression_gradient_floor(M, z, data_scale, ev.energy, x_scale);
+        floor = regression_gradient_floor(M, z, data_scale, ev.energy, x_scale, ev.weight);
         accepted = true;
         break;
       }
@@ -376,6 +404,16 @@ inline RegressionParameter regression_rebase(const Manifold& M, const Regression
   return out;
 }
 
+// The median of the residual distances (GeodRegr's scale: the MAD about 0).
+inline double regression_median_dist(const Vec& dist) {
+  std::vector<double> d(dist.data(), dist.data() + dist.size());
+  const std::size_t h = d.size() / 2;
+  std::nth_element(d.begin(), d.begin() + h, d.end());
+  if (d.size() % 2) return d[h];
+  const double hi = d[h];
+  return 0.5 * (*std::max_element(d.begin(), d.begin() + h) + hi);
+}
+
 // Geodesic regression from a start z (or, when null, the tangent least-squares
 // line at the Frechet mean ybar). With one covariate the descent runs in the
 // centred covariate x - xbar, an exact reparametrisation of the same
@@ -385,20 +423,72 @@ inline RegressionParameter regression_rebase(const Manifold& M, const Regression
 // is mapped back to x = 0; its grad_norm is the centred fit's. With several
 // covariates the model is not invariant under such shifts, and the
 // preconditioner alone handles the coupling.
+//
+// Robust losses (RegressionLoss; Shin & Oh 2022): IRLS, i.e. the same
+// descent with the weights psi(d_i)/d_i frozen per step in the Gauss-Newton
+// operator. With xi > 0 the cutoff is loss.c times GeodRegr's concurrent
+// scale sigma = median_i d(yhat_i, y_i) / xi (xi = the median of chi_d, the
+// residual norm of standard Gaussian tangent errors): the fit and sigma are
+// iterated to their joint fixed point (at most 100 refits, each warm-started;
+// sigma relative change <= 1e-12). With xi = 0, loss.c is the cutoff itself.
+// For l1, loss.c is ignored: the smoothing radius is l1_smoothing = 1e-6
+// times the start's root mean squared residual (at 1e-9 the IRLS weights
+// 1/d_i of interpolated points, up to 1/radius, amplify the rounding of d_i
+// above the gradient tolerance: the descent stalled). The smoothed minimiser's
+// L1 objective exceeds the minimum by at most radius/2; the reported energy
+// is the L1 objective itself.
+constexpr double l1_smoothing = 1e-6;
 inline RegressionResult geodesic_regression(const Manifold& M, const RegressionData& data,
-                                            const RegressionParameter* start, CVecRef ybar, int max_iter, double tol) {
+                                            const RegressionParameter* start, CVecRef ybar, int max_iter, double tol,
+                                            RegressionLoss loss = RegressionLoss(), double xi = 0.0) {
+  const bool one = data.m() == 1;
+  const double xbar = one ? data.x.mean() : 0.0;
+  const Mat xc = one ? Mat(data.x.array() - xbar) : Mat();
+  const RegressionData work = one ? RegressionData{data.Y, xc} : data;
+  RegressionParameter z = start ? (one ? regression_rebase(M, *start, xbar) : *start)
+                                : regression_tangent_start(M, work, ybar);
   RegressionResult r;
-  if (data.m() == 1) {
-    const double xbar = data.x.mean();
-    const Mat xc = data.x.array() - xbar;
-    const RegressionData centred{data.Y, xc};
-    const RegressionParameter zc =
-        start ? regression_rebase(M, *start, xbar) : regression_tangent_start(M, centred, ybar);
-    r = regression_descent(M, centred, zc, max_iter, tol);
-    r.z = regression_rebase(M, r.z, -xbar);
-  } else {
-    r = regression_descent(M, data, start ? *start : regression_tangent_start(M, data, ybar), max_iter, tol);
+  const bool estimate_scale = xi > 0.0 && (loss.type == LossType::huber || loss.type == LossType::tukey);
+  const double c = loss.c;
+  if (loss.type == LossType::l1) {
+    const RegressionEvaluation e0 = regression_evaluate(M, work, z);
+    loss.c = l1_smoothing * std::max(std::sqrt(2.0 * e0.energy), std::numeric_limits<double>::min() / l1_smoothing);
   }
+  if (estimate_scale) {
+    const auto cutoff_at = [&](const Vec& dist) {
+      const double sigma = regression_median_dist(dist) / xi;
+      if (!(sigma > 0.0) || !std::isfinite(sigma))
+        throw domain_error("the median residual distance is zero (half the points lie on the fitted geodesic): "
+                           "the scale cannot be estimated; give it");
+      return sigma;
+    };
+    double sigma = cutoff_at(regression_evaluate(M, work, z).dist);
+    r.scale_converged = false;
+    int total = 0;  // descent steps over all refits
+    for (int k = 0; k < 100; ++k) {
+      loss.c = c * sigma;
+      r = regression_descent(M, work, z, max_iter, tol, loss);
+      total += r.iterations;
+      r.iterations = total;
+      z = r.z;
+      r.scale_iterations = k + 1;
+      const double s_new = cutoff_at(r.ev.dist);
+      const bool done = std::abs(s_new - sigma) <= 1e-12 * sigma;
+      sigma = s_new;
+      if (done) {
+        r.scale_converged = true;
+        break;
+      }
+    }
+    r.scale = sigma;
+    r.cutoff = loss.c;
+  } else {
+    r = regression_descent(M, work, z, max_iter, tol, loss);
+    r.cutoff = loss.c;
+  }
+  // l1 reports its own objective (1/n) sum_i d_i, not the smoothed one.
+  if (loss.type == LossType::l1) r.ev.energy = r.ev.dist.mean();
+  if (one) r.z = regression_rebase(M, r.z, -xbar);
   // r.ev (energy, fitted values, residuals) is the descent's last evaluation:
   // the re-based geodesic is the same curve.
   return r;
