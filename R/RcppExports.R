@@ -157,7 +157,7 @@ stat_frechet_median <- function(M, X, init, max_iter, tol, weights = NULL) {
     .Call(`_riemdp_stat_frechet_median`, M, X, init, max_iter, tol, weights)
 }
 
-stat_geodesic_regression <- function(M, Y, x, mean_init, p, V, max_iter, tol, loss = "l2", c, xi = 0.0) {
+stat_geodesic_regression <- function(M, Y, x, mean_init, p, V, max_iter, tol, loss, c, xi) {
     .Call(`_riemdp_stat_geodesic_regression`, M, Y, x, mean_init, p, V, max_iter, tol, loss, c, xi)
 }
 

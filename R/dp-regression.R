@@ -175,7 +175,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
                shooting = sens[["shooting"]] / ((1 - split) * epsilon))
     if (!all(is.finite(sigma))) abort(sprintf("`epsilon` = %s is too small: sigma overflows", format(epsilon)), call)
     # Paper 000 App. A: the non-private fit (the scheme's hole), then two chains.
-    fit <- core_call(stat_geodesic_regression(M, S, U, initial_mean(M, S), NULL, NULL, 1000L, 1e-10, "l2", Inf),
+    fit <- core_call(stat_geodesic_regression(M, S, U, initial_mean(M, S), NULL, NULL, 1000L, 1e-10, "l2", Inf, 0),
                      call)
     c1 <- ctl
     if (is.null(c1$step)) c1$step <- min(sigma[["footpoint"]], radius / 2)

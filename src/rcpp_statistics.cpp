@@ -97,8 +97,8 @@ RegressionLoss regression_loss(const std::string& name, double c) {
 // [[Rcpp::export(rng = false)]]
 Rcpp::List stat_geodesic_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::List mean_init,
                                     Rcpp::Nullable<Rcpp::NumericVector> p, Rcpp::Nullable<Rcpp::NumericMatrix> V,
-                                    int max_iter, double tol, std::string loss = "l2", double c = R_PosInf,
-                                    double xi = 0.0) {
+                                    int max_iter, double tol, std::string loss, double c,
+                                    double xi) {
   const RegressionLoss L = regression_loss(loss, c);
   auto m = make_manifold(M);
   const int D = m->ambient();
