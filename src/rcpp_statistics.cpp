@@ -15,24 +15,38 @@ bool get_weights(const Rcpp::Nullable<Rcpp::NumericVector>& weights, int n, Vec&
   return true;
 }
 
+const Vec& estimate_of(const FrechetResult& r) { return r.mean; }
+const Vec& estimate_of(const MedianResult& r) { return r.median; }
+
 }  // namespace
 
-// weights (NULL: unweighted) comes last, with a default, so that existing
-// callers (dp_frechet_mean) are unchanged.
-// [[Rcpp::export(rng = false)]]
-Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol,
-                             Rcpp::Nullable<Rcpp::NumericVector> weights = R_NilValue) {
+// A location estimate (mean or median): the data, the start and the weights
+// from R, the estimator run interruptibly, and the common fields of its list.
+template <class Fit>
+Rcpp::List location_fit(const Rcpp::List& M, const Rcpp::List& X, const Rcpp::List& init,
+                        const Rcpp::Nullable<Rcpp::NumericVector>& weights, const char* name, Fit fit) {
   auto m = make_manifold(M);
   const int D = m->ambient();
   Set S(X, D), I(init, D);
   Vec x0(D), w;
   I.get(0, x0);
   const bool weighted = get_weights(weights, S.n, w);
-  const FrechetResult r =
-      interruptible([&] { return frechet_mean(*m, S.points, x0, max_iter, tol, weighted ? &w : nullptr); });
-  return Rcpp::List::create(Rcpp::Named("mean") = Rcpp::NumericVector(r.mean.data(), r.mean.data() + D),
-                            Rcpp::Named("iterations") = r.iterations, Rcpp::Named("grad_norm") = r.grad_norm,
-                            Rcpp::Named("cost") = r.cost, Rcpp::Named("converged") = r.converged);
+  const auto r = interruptible([&] { return fit(*m, S.points, x0, weighted ? &w : nullptr); });
+  const Vec& est = estimate_of(r);
+  Rcpp::List out = Rcpp::List::create(Rcpp::Named(name) = Rcpp::NumericVector(est.data(), est.data() + D),
+                                      Rcpp::Named("iterations") = r.iterations, Rcpp::Named("grad_norm") = r.grad_norm,
+                                      Rcpp::Named("cost") = r.cost, Rcpp::Named("converged") = r.converged);
+  return out;
+}
+
+// weights (NULL: unweighted) comes last, with a default, so that existing
+// callers (dp_frechet_mean) are unchanged.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol,
+                             Rcpp::Nullable<Rcpp::NumericVector> weights = R_NilValue) {
+  return location_fit(M, X, init, weights, "mean", [&](const Manifold& m, const PointSet& P, const Vec& x0, const Vec* w) {
+    return frechet_mean(m, P, x0, max_iter, tol, w);
+  });
 }
 
 // The geometric median (statistics/median.h); data_point is the 1-based
@@ -40,18 +54,15 @@ Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int ma
 // [[Rcpp::export(rng = false)]]
 Rcpp::List stat_frechet_median(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol,
                                Rcpp::Nullable<Rcpp::NumericVector> weights = R_NilValue) {
-  auto m = make_manifold(M);
-  const int D = m->ambient();
-  Set S(X, D), I(init, D);
-  Vec x0(D), w;
-  I.get(0, x0);
-  const bool weighted = get_weights(weights, S.n, w);
-  const MedianResult r =
-      interruptible([&] { return frechet_median(*m, S.points, x0, max_iter, tol, weighted ? &w : nullptr); });
-  return Rcpp::List::create(Rcpp::Named("median") = Rcpp::NumericVector(r.median.data(), r.median.data() + D),
-                            Rcpp::Named("iterations") = r.iterations, Rcpp::Named("grad_norm") = r.grad_norm,
-                            Rcpp::Named("cost") = r.cost, Rcpp::Named("converged") = r.converged,
-                            Rcpp::Named("data_point") = r.data_point + 1);
+  int data_point = -1;
+  Rcpp::List out = location_fit(M, X, init, weights, "median",
+                                [&](const Manifold& m, const PointSet& P, const Vec& x0, const Vec* w) {
+                                  MedianResult r = frechet_median(m, P, x0, max_iter, tol, w);
+                                  data_point = r.data_point;
+                                  return r;
+                                });
+  out.push_back(data_point + 1, "data_point");
+  return out;
 }
 
 namespace {
