@@ -406,11 +406,12 @@ cat(sprintf("    steps per timed call: riemdp %d (n = 20), %d (n = 1000); vector
             steps_pkg[["20"]], steps_pkg[["1000"]], steps_pr[["20"]], steps_pr[["1000"]],
             steps_pp[["20"]], steps_pp[["1000"]]))
 cat("\n(b) riemdp's cost against n: one MH step (fixed step, from the bulk of the target; proposals that leave the",
-    "domain skip the data), one clipped-gradient evaluation through riemdp:::regression_energy() and through the",
+    "domain evaluate the target too, so run time does not reveal the path), one clipped-gradient evaluation through riemdp:::regression_energy() and through the",
     "bare glue:\n")
 print(cost_tab, row.names = FALSE)
-cat(sprintf("\n(c) %d releases of dp_geodesic_regression(), n = 20, sphere(2), default control",
-            n_rel), "(burn-in 1000 + 2000 iterations per chain); fit footpoint for reference:\n")
+rel_ctl <- eval(formals(dp_geodesic_regression)$control)
+cat(sprintf("\n(c) %d releases of dp_geodesic_regression(), n = 20, sphere(2), default control (burn-in %d + %d iterations per chain); fit footpoint for reference:\n",
+            n_rel, rel_ctl$burn_in, rel_ctl$n_iter))
 print(do.call(rbind, rel_rows), right = FALSE, row.names = FALSE)
 cat("\nChecks:\n")
 for (nm in names(checks)) cat(sprintf("  %-60s %s\n", nm, if (checks[[nm]]) "met" else "MISSED"))
