@@ -222,8 +222,14 @@ gdp_check_sensitivity <- function(M, sensitivity, call) {
   if (M$type == "sphere" && sensitivity > pi)
     abort(sprintf("`sensitivity` = %s exceeds pi, the diameter of %s: no two footprints are that far apart",
                   format(sensitivity), manifold_label(M)), call)
+  # cosh and sinh of the pair's distance overflow double precision past ~710
+  if (M$type == "hyperbolic" && M$dim >= 2 && sensitivity > gdp_hyperbolic_max_sensitivity)
+    abort(sprintf("`sensitivity` = %s is beyond what double precision resolves on %s (the law of cosines needs cosh(Delta)); the largest supported is %s",
+                  format(sensitivity), manifold_label(M), format(gdp_hyperbolic_max_sensitivity)), call)
   sensitivity
 }
+
+gdp_hyperbolic_max_sensitivity <- 700
 
 gdp_resolve_method <- function(method, sp, M, control, call) {
   method <- arg_match(method, gdp_methods, "method", call)
@@ -263,7 +269,9 @@ gdp_compute <- function(M, sigma, sensitivity, method, control, eval, call, fini
   } else if (method %in% c("algorithm1", "quadrature")) {
     res <- core_call(gdp_det_cpp(sp$type, sp$d, sensitivity, sigma, method, paper, control$n_epsilon, eps_max,
                                  control$tol, eval), call)
-    mu <- res$mu
+    # A profile that underflows to 0 (sigma far beyond the diameter on S^d)
+    # certifies only mu < the smallest normal double: report that bound, never 0.
+    mu <- max(res$mu, .Machine$double.xmin)
     eps_sup <- res$epsilon_sup
     l <- res$l
     accuracy <- if (method == "quadrature") max(if (mu <= 8) gdp_quadrature_accuracy else 1e-4, control$tol)
@@ -333,7 +341,7 @@ gdp_compute <- function(M, sigma, sensitivity, method, control, eval, call, fini
 #' @param M A manifold of constant curvature: [manifold_euclidean()],
 #'   [manifold_sphere()] or [manifold_hyperbolic()].
 #' @param sigma Rate of the Riemannian Gaussian (a finite number > 0).
-#' @param sensitivity Global sensitivity \eqn{\Delta > 0} (at most \eqn{\pi} on a sphere).
+#' @param sensitivity Global sensitivity \eqn{\Delta > 0} (at most \eqn{\pi} on a sphere, at most 700 on \eqn{H^d}, \eqn{d \ge 2}, where \eqn{\cosh\Delta} still fits a double). A \eqn{\mu} that underflows (\eqn{\sigma} far beyond a sphere's diameter) is reported as the smallest normal double, an upper bound, never 0.
 #' @param method One of the methods above.
 #' @param control [gdp_control()] settings.
 #' @return An object of class `riemdp_gdp`: a list with `mu`, `method`,

@@ -32,3 +32,13 @@ test_that("gdp_mu on sphere(2) equals mu from the total variation by nested inte
   # the check can fail: a wrong Delta is far off
   expect_gt(abs(tv_mu_sphere2(1, 1.1) - as.double(gdp_mu(S2, 1, 1))), 1e-2)
 })
+
+test_that("gdp_mu never reports 0 or an overflowed mu as a number", {
+  S2 <- manifold_sphere(2)
+  H2 <- manifold_hyperbolic(2)
+  for (s in c(1e200, 1e300)) expect_gt(as.double(gdp_mu(S2, s, 1)), 0)
+  expect_error_mentions(gdp_mu(H2, 1, 800), c("`sensitivity`", "700"))
+  expect_error_mentions(gdp_mu(H2, 1, 1e300), "`sensitivity`")
+  expect_equal(as.double(gdp_mu(H2, 1, 700)), 700, tolerance = 0.01)
+  expect_equal(as.double(gdp_mu(manifold_hyperbolic(1), 1, 800)), 800)
+})
