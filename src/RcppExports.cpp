@@ -202,6 +202,16 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// num_sincos_batch
+Rcpp::NumericMatrix num_sincos_batch(Rcpp::NumericVector L);
+RcppExport SEXP _riemdp_num_sincos_batch(SEXP LSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type L(LSEXP);
+    rcpp_result_gen = Rcpp::wrap(num_sincos_batch(L));
+    return rcpp_result_gen;
+END_RCPP
+}
 // samp_exact
 Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, bool by_row);
 RcppExport SEXP _riemdp_samp_exact(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP by_rowSEXP) {
@@ -636,6 +646,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_geom_tangent_gaussian", (DL_FUNC) &_riemdp_geom_tangent_gaussian, 3},
     {"_riemdp_geom_jacobi_adjoint", (DL_FUNC) &_riemdp_geom_jacobi_adjoint, 4},
     {"_riemdp_geom_dist_matrix", (DL_FUNC) &_riemdp_geom_dist_matrix, 4},
+    {"_riemdp_num_sincos_batch", (DL_FUNC) &_riemdp_num_sincos_batch, 1},
     {"_riemdp_samp_exact", (DL_FUNC) &_riemdp_samp_exact, 6},
     {"_riemdp_samp_radial", (DL_FUNC) &_riemdp_samp_radial, 4},
     {"_riemdp_samp_spd", (DL_FUNC) &_riemdp_samp_spd, 7},

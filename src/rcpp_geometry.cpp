@@ -347,3 +347,23 @@ Rcpp::NumericVector geom_dist_matrix(Rcpp::List M, Rcpp::List X, Rcpp::Nullable<
   });
   return out;
 }
+
+// sincos_batch() (the S^2 regression pass's sine and cosine) on 0 <= L <= 1e5,
+// for the tests: a 2-column matrix (sin, cos). Internal.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix num_sincos_batch(Rcpp::NumericVector L) {
+  const R_xlen_t n = L.size();
+  Rcpp::NumericMatrix out(n, 2);
+  using Arr = Eigen::Array<double, 8, 1>;
+  for (R_xlen_t i0 = 0; i0 < n; i0 += 8) {
+    Arr a = Arr::Zero(), s, c;
+    const int len = static_cast<int>(std::min<R_xlen_t>(8, n - i0));
+    for (int k = 0; k < len; ++k) a[k] = L[i0 + k];
+    sincos_batch<Arr>(a, s, c);
+    for (int k = 0; k < len; ++k) {
+      out(i0 + k, 0) = s[k];
+      out(i0 + k, 1) = c[k];
+    }
+  }
+  return out;
+}

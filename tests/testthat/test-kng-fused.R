@@ -8,10 +8,10 @@
 # 1e-300 (every proposal is the current state to rounding) and sigma = 1
 # reports -|grad| at its kept state.
 
-fused_grad_norm <- function(M, Y, x, p, V, tau, block = "joint") {
+fused_grad_norm <- function(M, Y, x, p, V, tau, block = "joint", tau_m = 100) {
   x <- as.matrix(x)
   set.seed(1)
-  r <- riemdp:::samp_mh_regression(M, riemdp:::as_points(M, Y, "Y"), x, 1, tau, p, 1, 100, block,
+  r <- riemdp:::samp_mh_regression(M, riemdp:::as_points(M, Y, "Y"), x, 1, tau, p, 1, tau_m, block,
                                    riemdp:::proposal_mixing(ncol(x)), p, as.matrix(V), NULL, NULL, 1L,
                                    list(burn_in = 0L, thin = 1L, step = 1e-300, adapt = FALSE, target_accept = 0.3))
   -r$trace
@@ -178,6 +178,48 @@ test_that("the batched S^2 pass agrees at |x_i v| = 0 and below 1e-4 (Taylor bra
         b <- general_grad_norm(M, cs$Y, cs$x, cs$p, V, tau, "joint", euclid_inner)
         expect_lt(rel_err(a, b), 1e-12)
       }
+    }
+  }
+})
+
+test_that("sincos_batch agrees with libm to a few 1e-16 on [0, 1e5], quadrant boundaries included", {
+  # random, near multiples of pi/2 (where the reduced argument is tiny), small
+  set.seed(809)
+  k <- sample(0:63000, 2000, replace = TRUE)
+  L <- c(0, 1e-300, 1e-9, 0.1, pi / 4, runif(3000, 0, 10), runif(3000, 0, 1e5),
+         k * (pi / 2), k * (pi / 2) * (1 + 1e-15), k * (pi / 2) + 1e-7, 1e5)
+  sc <- riemdp:::num_sincos_batch(L)
+  expect_lt(max(abs(sc[, 1] - sin(L))), 1e-15)
+  expect_lt(max(abs(sc[, 2] - cos(L))), 1e-15)
+  # the quadrant logic: a wrong sign anywhere is an error of order 1
+  expect_equal(sign(round(sc[, 1], 12)), sign(round(sin(L), 12)))
+  # relative accuracy where sin is tiny (reduced argument near 0)
+  small <- abs(sin(L)) > 0 & abs(sin(L)) < 1e-6
+  expect_true(any(small))
+  expect_lt(max(abs(sc[small, 1] / sin(L[small]) - 1)), 1e-6)
+})
+
+test_that("the batched S^2 pass agrees at long shooting vectors (sincos_batch's reduction, and libm beyond 1e5)", {
+  # |x_i v| over many periods, at and next to multiples of pi/2 and beyond the
+  # reduction's range (libm). At long |v| the gradient itself is ill
+  # conditioned (|x_i| |v| and |x_i v| differ by an ulp of L, the sine by
+  # L eps): the tolerance grows with |v|, and the old libm pass differs from
+  # the general path by as much (1.2e-9 at |v| = 9e4).
+  set.seed(808)
+  M <- manifold_sphere(2)
+  for (len in c(3, 50, 1234.5, 9e4, 3e5)) {
+    cs <- sphere_case(3, 40, 1)
+    V <- cs$V / vec_norm(cs$V) * len
+    k <- sample(0:(floor(2 * len / pi) - 1), 10, replace = TRUE)
+    cs$x[11:20, ] <- k * (pi / 2) / len
+    cs$x[21:30, ] <- pmin(1, (k + 0.5) * (pi / 2) / len + 1e-9)
+    Fit <- t(vapply(seq_len(40), function(i) sph_exp(cs$p, V * cs$x[i, 1]), numeric(3)))
+    Y <- Fit + matrix(stats::rnorm(120, sd = 0.03), 40, 3)
+    Y <- Y / sqrt(rowSums(Y^2))
+    for (tau in c(0.05, Inf)) {
+      a <- fused_grad_norm(M, Y, cs$x, cs$p, V, tau, tau_m = 2 * len)
+      b <- general_grad_norm(M, Y, cs$x, cs$p, V, tau, "joint", euclid_inner)
+      expect_lt(rel_err(a, b), 1e-12 + 3e-14 * len)
     }
   }
 })

@@ -77,6 +77,45 @@ inline T asin_small(const T& x) {
   return x + x * (p / q);
 }
 
+// sin and cos of 0 <= L <= 1e5 on Eigen arrays, branch-free (SSE2 packets,
+// no libm call): L = k pi/2 + r with k = round(2L/pi) (by adding and
+// subtracting 1.5 * 2^52) and r = L - k pi/2 by Cody and Waite's three-part
+// pi/2 (P1, P2 carry 33 bits, so k P1 and k P2 are exact for k < 2^20), then
+// the Taylor series of sin r and cos r on |r| <= pi/4 to r^17 and r^18
+// (truncation below 1e-19) and the quadrant k mod 4. Absolute error a few
+// 1e-16 (checked through the pass against libm in test-kng-fused.R).
+template <class T>
+inline void sincos_batch(const T& L, T& sin_out, T& cos_out) {
+  const double shifter = 0x1.8p52;
+  const T k = (L * 0.63661977236758134308 + shifter) - shifter;
+  const T r = ((L - k * 0x1.921fb544p+0) - k * 0x1.0b4611a6p-34) - k * 0x1.3198a2e037073p-69;
+  const T r2 = r * r;
+  const T sr =
+      r + r * r2 *
+              (-1.0 / 6 +
+               r2 * (1.0 / 120 +
+                     r2 * (-1.0 / 5040 +
+                           r2 * (1.0 / 362880 +
+                                 r2 * (-1.0 / 39916800 +
+                                       r2 * (1.0 / 6227020800 +
+                                             r2 * (-1.0 / 1307674368000 + r2 * (1.0 / 355687428096000))))))));
+  const T cr =
+      1.0 - 0.5 * r2 +
+      r2 * r2 *
+          (1.0 / 24 +
+           r2 * (-1.0 / 720 +
+                 r2 * (1.0 / 40320 +
+                       r2 * (-1.0 / 3628800 +
+                             r2 * (1.0 / 479001600 +
+                                   r2 * (-1.0 / 87178291200 +
+                                         r2 * (1.0 / 20922789888000 + r2 * (-1.0 / 6402373705728000))))))));
+  // quadrant: m = k - 4 round(k / 4) in {-2, -1, 0, 1, 2}; k mod 4 = 3 is m = -1, 2 is |m| = 2
+  const T m = k - 4.0 * ((0.25 * k + shifter) - shifter);
+  const auto q1 = m == 1.0, q2 = m.abs() == 2.0, q3 = m == -1.0;
+  sin_out = q1.select(cr, q2.select(-sr, q3.select(-cr, sr)));
+  cos_out = q1.select(-sr, q2.select(-cr, q3.select(sr, cr)));
+}
+
 // Angle between a unit vector q and the nearer of +-p (in [0, pi/2]) from
 // m = min(|q-p|^2, |q+p|^2) <= 2: with phi the half angle, sin phi = sqrt(m)/2,
 // and the quarter angle has sin(phi/2) = sqrt(m / (8 (1 + cos phi))) <= 0.383,
@@ -413,25 +452,26 @@ class Sphere : public Manifold {
 
   // regression_gradient() on S^2 with one covariate, in batches of B points
   // as structure of arrays (Eigen arrays: SSE2 packets, or scalar code): the
-  // same operations as gradient_pass() in the same order (the same bits:
-  // checked against it on 20000 random cases, cut locus and L = 0 included)
-  // with every branch a select, so that the dependent chains of square roots
-  // and divisions of several points overlap (~2x faster at n = 1000). Per
-  // batch: sin and cos of L_i = |x_i| |v| point by point; then for all
+  // formulas of gradient_pass() with every branch a select, so that the
+  // dependent chains of square roots and divisions of several points overlap
+  // (~2x faster at n = 1000), with reciprocals shared between divisions and
+  // sin, cos by sincos_batch (agreeing with gradient_pass() to ~1e-15 in
+  // test-kng-fused.R, cut locus and L = 0 included). Per
+  // batch: sin and cos of L_i = |x_i| |v|; then for all
   // points the fit, the residual (unit_sphere_log_core, chord_angle_sq; the
   // cut-locus direction of cut_locus_safe_log computed for every point), the
   // Huber weight and sphere_adjoint; then the sums in the order of the
   // points. Padding lanes of the last batch copy its first point and are not
   // summed.
   template <int B>
-  void gradient_pass_s2(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+  RIEMDP_FLATTEN void gradient_pass_s2(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
                         Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V) const {
     const Eigen::Index is = Y.innerStride(), os = Y.outerStride();
     const double p0 = p_in(0), p1 = p_in(1), p2 = p_in(2), v0 = V(0, 0), v1 = V(1, 0), v2 = V(2, 0);
     const double Lv = V.col(0).norm();
     const double max_L = 1.0 / std::numeric_limits<double>::epsilon();
     double sp0 = 0.0, sp1 = 0.0, sp2 = 0.0, sv0 = 0.0, sv1 = 0.0, sv2 = 0.0;
-    alignas(16) double X[B], Ls[B], sLs[B], cLs[B], y0[B], y1[B], y2[B];
+    alignas(16) double X[B], Ls[B], y0[B], y1[B], y2[B];
     alignas(16) double ap0[B], ap1[B], ap2[B], aw0[B], aw1[B], aw2[B];
     for (Eigen::Index i0 = begin; i0 < end; i0 += B) {
       const int len = static_cast<int>(std::min<Eigen::Index>(B, end - i0));
@@ -442,8 +482,6 @@ class Sphere : public Manifold {
         representable = representable && L <= max_L;
         X[k] = xi;
         Ls[k] = L;
-        sLs[k] = std::sin(L);
-        cLs[k] = std::cos(L);
         const double* yi = Y.data() + i * os;
         y0[k] = yi[0];
         y1[k] = yi[is];
@@ -452,8 +490,6 @@ class Sphere : public Manifold {
       for (int k = len; k < B; ++k) {  // padding: copies of the first point
         X[k] = X[0];
         Ls[k] = Ls[0];
-        sLs[k] = sLs[0];
-        cLs[k] = cLs[0];
         y0[k] = y0[0];
         y1[k] = y1[0];
         y2[k] = y2[0];
@@ -462,8 +498,17 @@ class Sphere : public Manifold {
         throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on sphere");
       using Arr = Eigen::Array<double, B, 1>;
       using Map = Eigen::Map<Arr, Eigen::Aligned16>;
-      const Arr xa = Map(X), L = Map(Ls), sL = Map(sLs), cL = Map(cLs), L2 = L * L;
-      const Arr coef = (L < 1e-4).select(1.0 - L2 / 6.0 + L2 * L2 / 120.0, sL / L);  // num::sinc(L)
+      const Arr xa = Map(X), L = Map(Ls), L2 = L * L, invL = 1.0 / L;
+      Arr sL, cL;
+      if (L.maxCoeff() <= 1e5) {
+        sincos_batch<Arr>(L, sL, cL);
+      } else {  // beyond the reduction's range: libm
+        for (int k = 0; k < B; ++k) {
+          sL[k] = std::sin(L[k]);
+          cL[k] = std::cos(L[k]);
+        }
+      }
+      const Arr coef = (L < 1e-4).select(1.0 - L2 / 6.0 + L2 * L2 / 120.0, sL * invL);  // num::sinc(L)
       const Arr w0 = xa * v0, w1 = xa * v1, w2 = xa * v2;
       const Arr f0 = cL * p0 + coef * w0, f1 = cL * p1 + coef * w1, f2 = cL * p2 + coef * w2;
       Arr e0 = Map(y0) - f0, e1 = Map(y1) - f1, e2 = Map(y2) - f2;
@@ -476,27 +521,29 @@ class Sphere : public Manifold {
       const Arr nw = (e0 * e0 + e1 * e1 + e2 * e2).sqrt();
       // chord_angle_sq(a2, b2), with its fallback (r2 = 0, Inf or NaN)
       const Arr r2 = a2 + b2, mn = (b2 < a2).select(b2, a2), mx = (a2 < b2).select(b2, a2);
-      const Arr t = 4.0 * asin_small<Arr>(((mn / r2) / (2.0 * (1.0 + (mx / r2).sqrt()))).sqrt());
+      const Arr inv_r2 = 1.0 / r2;
+      const Arr t = 4.0 * asin_small<Arr>(((mn * inv_r2) / (2.0 * (1.0 + (mx * inv_r2).sqrt()))).sqrt());
       Arr theta = (a2 <= b2).select(t, num::pi - t);
       if (!(r2.minCoeff() > 0.0 && r2.maxCoeff() <= 1e300))
         for (int k = 0; k < B; ++k)
           if (!(r2[k] > 0.0 && r2[k] <= 1e300)) theta[k] = chord_angle_sq(a2[k], b2[k]);
       // at the cut locus: unit_sphere_basis_col(fit, 0, .) (for every point)
       const Arr sign = (f0 < 0.0).select(Arr::Constant(-1.0), Arr::Constant(1.0));
-      const Arr c = 1.0 + sign * f0, qi = sign * f1;
-      const Arr c0 = -qi, c1 = 1.0 - qi * (sign * f1) / c, c2 = 0.0 - qi * (sign * f2) / c;
+      const Arr qi = sign * f1, qc = qi / (1.0 + sign * f0);
+      const Arr c0 = -qi, c1 = 1.0 - qc * (sign * f1), c2 = 0.0 - qc * (sign * f2);
       const auto reg = nw > 0.0;
       const auto cut = !reg && a2 > b2;
-      const Arr scale = reg.select(theta / nw, cut.select(theta, Arr::Zero()));
-      const Arr hw = (theta <= tau).select(Arr::Ones(), tau / theta);  // huber_weight
-      const Arr h = hw * scale;
+      // the residual's length min(theta, tau) (huber_weight; NaN kept) over |direction|
+      const Arr clipped = (theta > tau).select(Arr::Constant(tau), theta);
+      const Arr h = reg.select(clipped / nw, cut.select(clipped, Arr::Zero()));
       e0 = cut.select(c0, e0) * h;
       e1 = cut.select(c1, e1) * h;
       e2 = cut.select(c2, e2) * h;
       // sphere_adjoint(p, w, L, sL, cL, eps, ., .); eps itself when L = 0
-      const Arr a = cL * (e0 * w0 + e1 * w1 + e2 * w2) / L - sL * (e0 * p0 + e1 * p1 + e2 * p2);
-      const Arr kp = a * (1.0 - cL * cL) / L, lp = cL * a * sL;
-      const Arr kw = a * (1.0 - coef * cL) / L, lw = coef * a * sL;
+      const Arr a = cL * (e0 * w0 + e1 * w1 + e2 * w2) * invL - sL * (e0 * p0 + e1 * p1 + e2 * p2);
+      const Arr a_L = a * invL;
+      const Arr kp = a_L * (1.0 - cL * cL), lp = cL * a * sL;
+      const Arr kw = a_L * (1.0 - coef * cL), lw = coef * a * sL;
       const auto flat = L == 0.0;
       Map(ap0, B) = flat.select(e0, cL * e0 + kp * w0 + lp * p0);
       Map(ap1, B) = flat.select(e1, cL * e1 + kp * w1 + lp * p1);

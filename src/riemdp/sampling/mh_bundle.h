@@ -53,7 +53,7 @@ MHResult metropolis_hastings_bundle(const Manifold& M, const LogTarget& log_f, c
   Vec xi(D), zeta(D), buf(D), w(g);
   double lz = log_f(z);
   if (!std::isfinite(lz)) throw domain_error("the chain's starting point has zero target density");
-  double log_step = std::log(set.step);
+  double log_step = std::log(set.step), s = set.step;
   MHResult res;
   const long total = static_cast<long>(set.burn_in) + static_cast<long>(n) * set.thin;
   int kept = 0;
@@ -61,13 +61,18 @@ MHResult metropolis_hastings_bundle(const Manifold& M, const LogTarget& log_f, c
   for (long it = 0; it < total; ++it) {
     poll();
     const bool burning = it < set.burn_in;
-    const double s = std::exp(log_step);
+    if (burning || it == set.burn_in) s = std::exp(log_step);  // frozen after burn-in
     for (int k = 0; k <= m; ++k) {
       for (int l = 0; l < g; ++l) w[l] = rng.norm();
       M.tangent_gaussian(z.p, w, G.col(k));
     }
-    // (xi, zeta_1..zeta_m) = s G A^T: jointly Gaussian with covariance s^2 A A^T (x) I.
-    if (move_footpoint) xi.noalias() = s * G * At.col(0);
+    // (xi, zeta_1..zeta_m) = s G A^T: jointly Gaussian with covariance s^2 A A^T (x) I
+    // (column sums written out: a general matrix-vector product costs more for m + 1 = 2).
+    const auto mix = [&](int j, Vec& out) {
+      out = (s * At(0, j)) * G.col(0);
+      for (int k = 1; k <= m; ++k) out += (s * At(k, j)) * G.col(k);
+    };
+    if (move_footpoint) mix(0, xi);
     else xi.setZero();
     const double nxi = M.norm(z.p, xi);
     bool acc = false;
@@ -80,7 +85,7 @@ MHResult metropolis_hastings_bundle(const Manifold& M, const LogTarget& log_f, c
       }
       bool ok = y.p.allFinite();
       for (int j = 0; j < m && ok; ++j) {
-        zeta.noalias() = s * G * At.col(j + 1);
+        mix(j + 1, zeta);
         buf = z.V.col(j) + zeta;
         if (move_footpoint) {
           M.transport(z.p, y.p, buf, zeta);
