@@ -61,6 +61,10 @@ geom_dist_matrix <- function(M, X, Y, full) {
     .Call(`_riemdp_geom_dist_matrix`, M, X, Y, full)
 }
 
+num_sincos_batch <- function(L) {
+    .Call(`_riemdp_num_sincos_batch`, L)
+}
+
 samp_exact <- function(M, eta, n, kernel, sigma, by_row) {
     .Call(`_riemdp_samp_exact`, M, eta, n, kernel, sigma, by_row)
 }
