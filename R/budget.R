@@ -327,3 +327,69 @@ budget_refresh <- function(b) {
            if (has_eps) "; epsilon-DP entries converted to mu = -2 qnorm(1/(1 + exp(epsilon))), Dong et al. 2022" else "")
   b
 }
+
+#' Plot a privacy budget
+#'
+#' A bar per entry of a [dp_budget()] (what each release spent, in the unit
+#' the budget is kept in), the running total after each entry (points joined
+#' by a line: the sum of the \eqn{\varepsilon}s, or \eqn{\sqrt{\sum\mu^2}}
+#' with \eqn{\varepsilon}-DP entries converted by [gdp_from_dp()]) and the
+#' budget's total, dashed, when one is set. In \eqn{\mu} the running total
+#' grows by less than each bar: \eqn{\mu}-GDP composes in squares. An entry
+#' without privacy (\eqn{\mu = \infty}) is drawn to the top of the panel and
+#' labelled.
+#'
+#' @param x A `riemdp_budget` with at least one entry.
+#' @param main Title; `NULL` for a default.
+#' @param ... Further graphical parameters for [graphics::barplot()] (for
+#'   example `col`, `las`, `cex.names`).
+#' @return `x`, invisibly.
+#' @seealso [dp_budget()]
+#' @examples
+#' b <- dp_budget(total = c(epsilon = 2))
+#' b <- dp_spend(b, epsilon = 0.5, label = "mean")
+#' b <- dp_spend(b, epsilon = 0.25, label = "median")
+#' b <- dp_spend(b, epsilon = 1, label = "regression")
+#' plot(b)
+#' plot(dp_spend(dp_budget(total = c(mu = 1)), mu = 0.5, label = "gaussian"))
+#' @export
+plot.riemdp_budget <- function(x, main = NULL, ...) {
+  call <- sys.call()
+  if (!inherits(x, "riemdp_budget") || is.null(x$entries)) abort("`x` must be a privacy budget from dp_budget()", call)
+  e <- x$entries
+  if (nrow(e) == 0L) abort("`x` has no entries yet: there is nothing spent to plot; record releases with dp_spend()", call)
+  unit <- x$type
+  spend <- if (unit == "epsilon") e$epsilon else e$mu
+  running <- vapply(seq_along(spend), function(i) budget_spent(unit, e[seq_len(i), , drop = FALSE]), 0)
+  finite <- c(spend, running, x$total)
+  finite <- finite[is.finite(finite)]
+  top <- 1.2 * max(finite, 0)
+  if (!(top > 0)) top <- 1
+  heights <- pmin(spend, top)
+  shown_running <- pmin(running, top)
+  label <- if (unit == "epsilon") "epsilon" else "mu"
+  defaults <- list(height = heights, names.arg = e$release, ylim = c(0, top * 1.12), col = "grey80", border = "grey40",
+                   ylab = label, las = 1,
+                   main = main %||% sprintf("Privacy budget, %s", if (unit == "epsilon") "epsilon-DP" else "mu-GDP"))
+  dots <- named_dots(list(...))
+  defaults[names(dots)] <- dots
+  mids <- do.call(graphics::barplot, defaults)
+  graphics::lines(mids, shown_running, col = "steelblue4", lwd = 2)
+  graphics::points(mids, shown_running, pch = 16, col = "steelblue4")
+  if (any(!is.finite(spend)))
+    graphics::text(mids[!is.finite(spend)], top, "no privacy (Inf)", pos = 3, cex = 0.75, col = "firebrick")
+  if (!is.na(x$total)) graphics::abline(h = x$total, lty = 2, lwd = 2, col = "firebrick")
+  graphics::mtext(sprintf("spent %s = %s%s", label, format(x$spent, digits = 4),
+                          if (is.na(x$total)) "; no total set"
+                          else sprintf(" of %s; remaining %s", format(x$total, digits = 4), format(x$remaining, digits = 4))),
+                  side = 3, line = 0.3, cex = 0.8)
+  graphics::legend("topleft", bty = "n", cex = 0.8,
+                   legend = c("spent by each entry",
+                              sprintf("running total (%s)", if (unit == "epsilon") "sum" else "sqrt(sum mu^2)"),
+                              if (!is.na(x$total)) "budget total"),
+                   fill = c("grey80", NA, if (!is.na(x$total)) NA), border = c("grey40", NA, if (!is.na(x$total)) NA),
+                   lty = c(NA, 1, if (!is.na(x$total)) 2), lwd = c(NA, 2, if (!is.na(x$total)) 2),
+                   pch = c(NA, 16, if (!is.na(x$total)) NA),
+                   col = c(NA, "steelblue4", if (!is.na(x$total)) "firebrick"))
+  invisible(x)
+}

@@ -477,8 +477,9 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' @return An object of class `c("riemdp_linear_release", "riemdp_release")`
 #'   with `coefficients` (named as `lm()` names them), `epsilon`, `sigma`,
 #'   `sensitivity`, `tau`, `x_range` (the 2 x m matrix), `beta_max`, `n`,
-#'   `terms`, `sampler`, `control`, `diagnostics` and `call`. Methods:
-#'   `print()`, `summary()`, `coef()`, `predict()`.
+#'   `terms`, `response` (the response's expression, as a string), `sampler`,
+#'   `control`, `diagnostics` and `call`. Methods: `print()`, `summary()`,
+#'   `coef()`, `predict()`, `plot()`.
 #' @seealso [dp_geodesic_regression()], [sensitivity_geodesic_regression()].
 #' @examples
 #' rel <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30,
@@ -541,6 +542,7 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   names(coefficients) <- c("(Intercept)", colnames(X))
   structure(list(coefficients = coefficients, epsilon = epsilon, sigma = sigma, sensitivity = sens[["joint"]],
                  tau = tau, x_range = R, beta_max = beta_max, n = n, m = m, terms = stats::delete.response(tt),
+                 response = paste(deparse(formula[[2L]]), collapse = " "),
                  guarantee = "epsilon-DP", sampler = "mh",
                  control = unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = if (diagnostics) list(joint = chain_diagnostics(res)) else NULL,

@@ -137,9 +137,10 @@ outer_title <- function(ctx, subtitle) {
 }
 
 # Title and subtitle of a single-panel picture.
+# The subtitle is ctx$subtitle, or n and R^2 of ctx$fit.
 panel_title <- function(ctx, note = NULL) {
   do.call(graphics::title, c(list(main = ctx$main, line = 2), title_style(ctx)))
-  graphics::mtext(paste(c(fit_subtitle(ctx$fit), note), collapse = "; "), side = 3, line = 0.6, cex = 0.8)
+  graphics::mtext(paste(c(ctx$subtitle %||% fit_subtitle(ctx$fit), note), collapse = "; "), side = 3, line = 0.6, cex = 0.8)
 }
 
 # The first covariate, its name and range.
@@ -331,14 +332,19 @@ sphere_lonlat <- function(ctx, Y, curve, curve_z, link, foot, cov) {
   curve_xy <- shifted[[2]]
   link_xy <- shifted[[3]]
   foot_xy <- shifted[[4]]
-  everything <- rbind(if (ctx$show_data) data_xy, curve_xy, link_xy, foot_xy)
+  open_lonlat(ctx, rbind(if (ctx$show_data) data_xy, curve_xy, link_xy, foot_xy), lat0)
+  curve_xy <- break_seams(curve_xy)
+  draw_map_layers(ctx, data_xy, curve_xy, seam_z(curve_xy, curve_z), link_xy, foot_xy, cov)
+  panel_title(ctx, c("longitude and latitude", along_note(cov)))
+}
+
+# Opens a longitude-latitude panel holding the rows of `everything` (degrees),
+# with the aspect ratio of a map at latitude lat0, and a grid.
+open_lonlat <- function(ctx, everything, lat0) {
   open_panel(ctx, list(xlim = range(everything[, 1], na.rm = TRUE), ylim = range(everything[, 2], na.rm = TRUE),
                        asp = 1 / max(0.2, cos(lat0 * pi / 180)), xlab = "longitude (\u00b0)",
                        ylab = "latitude (\u00b0)", las = 1))
   graphics::grid(col = "grey90", lty = 1)
-  curve_xy <- break_seams(curve_xy)
-  draw_map_layers(ctx, data_xy, curve_xy, seam_z(curve_xy, curve_z), link_xy, foot_xy, cov)
-  panel_title(ctx, c("longitude and latitude", along_note(cov)))
 }
 
 # Covariate values matching a path that may have NA rows inserted.
@@ -372,7 +378,20 @@ sphere_orthographic <- function(ctx, Y, curve, curve_z, link, foot, cov) {
   curve_xy <- orthographic(curve, frame)
   link_xy <- if (is.null(link)) NULL else orthographic(link, frame)
   foot_xy <- c(0, 0)
-  everything <- rbind(if (ctx$show_data) data_xy, curve_xy, link_xy, foot_xy)
+  step <- open_orthographic(ctx, frame, rbind(if (ctx$show_data) data_xy, curve_xy, link_xy, foot_xy))
+  hidden <- sum(is.na(data_xy[, 1]))
+  draw_map_layers(ctx, data_xy, curve_xy, curve_z, link_xy, foot_xy, cov)
+  note <- sprintf("orthographic, centred on the footpoint, north up; parallels every %s\u00b0", format(step))
+  if (ctx$show_data && hidden > 0L)
+    note <- sprintf("%s; %d point%s on the far side hidden", note, hidden, if (hidden == 1L) "" else "s")
+  graphics::mtext(note, side = 1, line = 0.8, cex = 0.7)
+  panel_title(ctx, along_note(cov))
+}
+
+# Opens an orthographic panel of the sphere in `frame` (sphere_frame()),
+# zoomed to the rows of `everything` (plane coordinates, NA on the far side),
+# with a graticule and the horizon. Returns the graticule's step (degrees).
+open_orthographic <- function(ctx, frame, everything) {
   lims <- apply(everything, 2, range, na.rm = TRUE)
   pad <- 0.06 * max(lims[2, ] - lims[1, ], 0.01)
   lims <- pmin(pmax(lims + c(-pad, pad), -1.02), 1.02)
@@ -384,13 +403,7 @@ sphere_orthographic <- function(ctx, Y, curve, curve_z, link, foot, cov) {
   theta <- seq(0, 2 * pi, length.out = 361)
   graphics::lines(cos(theta), sin(theta), col = "grey50")  # the horizon
   graphics::box(col = "grey60")
-  hidden <- sum(is.na(data_xy[, 1]))
-  draw_map_layers(ctx, data_xy, curve_xy, curve_z, link_xy, foot_xy, cov)
-  note <- sprintf("orthographic, centred on the footpoint, north up; parallels every %s\u00b0", format(step))
-  if (ctx$show_data && hidden > 0L)
-    note <- sprintf("%s; %d point%s on the far side hidden", note, hidden, if (hidden == 1L) "" else "s")
-  graphics::mtext(note, side = 1, line = 0.8, cex = 0.7)
-  panel_title(ctx, along_note(cov))
+  step
 }
 
 along_note <- function(cov) if (cov$m > 1L) sprintf("curve along %s, other covariates at their means", cov$name)
@@ -444,17 +457,24 @@ plot_regression_disc <- function(ctx) {
   curve_z <- seq(cov$zlim[1], cov$zlim[2], length.out = 201)
   link_z <- footpoint_link(cov$zlim, cov$m)
   graphics::par(mar = c(2.5, 1, 3.6, 5))
+  open_poincare(ctx)
+  draw_map_layers(ctx, poincare(as_layout(fit$manifold, fit$data, fit$n)), poincare(predict_along(fit, curve_z)),
+                  curve_z, if (is.null(link_z)) NULL else poincare(predict_along(fit, link_z)),
+                  poincare(fit$footpoint), cov)
+  graphics::mtext(poincare_note, side = 1, line = 0.8, cex = 0.7)
+  panel_title(ctx, along_note(cov))
+}
+
+# Opens the Poincare disc with dashed circles at hyperbolic distance 1, 2, 3
+# from the origin (Euclidean radius tanh(r/2)).
+open_poincare <- function(ctx) {
   open_panel(ctx, list(xlim = c(-1, 1), ylim = c(-1, 1), asp = 1, axes = FALSE, xlab = "", ylab = ""))
   theta <- seq(0, 2 * pi, length.out = 361)
   for (r in 1:3) graphics::lines(tanh(r / 2) * cos(theta), tanh(r / 2) * sin(theta), col = "grey85", lty = 2)
   graphics::lines(cos(theta), sin(theta), col = "grey40")
-  draw_map_layers(ctx, poincare(as_layout(fit$manifold, fit$data, fit$n)), poincare(predict_along(fit, curve_z)),
-                  curve_z, if (is.null(link_z)) NULL else poincare(predict_along(fit, link_z)),
-                  poincare(fit$footpoint), cov)
-  graphics::mtext("Poincar\u00e9 disc; dashed: hyperbolic distance 1, 2, 3 from the origin",
-                  side = 1, line = 0.8, cex = 0.7)
-  panel_title(ctx, along_note(cov))
 }
+
+poincare_note <- "Poincar\u00e9 disc; dashed: hyperbolic distance 1, 2, 3 from the origin"
 
 # Rows and columns for n panels: side by side up to 3, then a grid.
 panel_grid <- function(n) if (n <= 3L) c(1L, n) else grDevices::n2mfrow(n)

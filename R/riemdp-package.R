@@ -10,6 +10,15 @@
 #' `riemdp.tol` (default `1e-8`): the relative tolerance within which points
 #' must lie on the manifold and tangent vectors in their tangent space.
 #'
+#' @examples
+#' # A private Frechet mean of points on the sphere, inside a public ball
+#' S2 <- manifold_sphere(2)
+#' north <- c(0, 0, 1)
+#' set.seed(1)
+#' X <- riem_rlaplace(S2, 50, north, 0.05)
+#' rel <- dp_frechet_mean(S2, X, epsilon = 1, radius = pi / 8, center = north, outside = "clip")
+#' rel
+#' plot(rel)
 #' @keywords internal
 #' @useDynLib riemdp, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
