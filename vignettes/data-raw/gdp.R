@@ -5,8 +5,17 @@
 ##
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/gdp.R
-## Writes vignettes/data/gdp.rds (15 kB). Base R only; takes about two
-## minutes. Everything is fixed by set.seed().
+## Writes vignettes/data/gdp.rds (15 kB). Base R only; takes about
+## a minute sequentially (42 s when the data were made).
+##
+## The replicates (the 20 runs of each Monte Carlo estimator, the 1000 repeats
+## of (ii)) go through dp_replicate(): sequentially by default, in parallel
+## under a future::plan() set before source()-ing the script, or with
+## RIEMDP_WORKERS=k in the environment (a multisession plan with k workers).
+## Each replicate draws from its own L'Ecuyer-CMRG stream, fixed by the seed
+## of its dp_replicate() call, so the results do not depend on the plan; the
+## single runs (profile, sup_at, Algorithm 2's mu in (ii)) are fixed by
+## set.seed(). The timings are per run, measured inside each run.
 ##
 ## (i)  mu against sigma = k/4, k = 1..16, Delta = 1, on S^1, R and S^2:
 ##      Algorithm 1 (S^1; the corrected profile of DESIGN §6 and the paper's
@@ -24,6 +33,8 @@
 
 suppressPackageStartupMessages(library(riemdp))
 t_start <- proc.time()[["elapsed"]]
+workers <- suppressWarnings(as.integer(Sys.getenv("RIEMDP_WORKERS", "1")))
+old_plan <- if (!is.na(workers) && workers > 1L) future::plan(future::multisession, workers = workers)
 set.seed(2023)
 
 S1 <- manifold_sphere(1)
@@ -40,19 +51,25 @@ eps_max_r <- function(s) max(10, 5 / s + 1 / (2 * s^2))          # Sec. 4.2
 ## ---------------------------------------------------------------------------
 ## (i) mu against sigma
 ## ---------------------------------------------------------------------------
-reps <- function(M, s, method, control) {
-  t0 <- proc.time()[["elapsed"]]
-  x <- vapply(seq_len(n_rep), function(i) as.numeric(gdp_mu(M, s, Delta, method = method, control = control)), 0)
-  list(mu = x, time = (proc.time()[["elapsed"]] - t0) / n_rep)
+reps <- function(M, s, method, control, seed) {
+  r <- dp_replicate(function(i) {
+    t0 <- proc.time()[["elapsed"]]
+    mu <- as.numeric(gdp_mu(M, s, Delta, method = method, control = control))
+    c(mu = mu, time = proc.time()[["elapsed"]] - t0)
+  }, times = n_rep, seed = seed, simplify = TRUE)
+  list(mu = r["mu", ], time = mean(r["time", ]))
 }
 summ <- function(r) c(mean = mean(r$mu), min = min(r$mu), max = max(r$mu), sd = stats::sd(r$mu), time = r$time)
 fig1 <- list()
-for (case in c("S1", "R", "S2")) {
+cases <- c("S1", "R", "S2")
+for (case in cases) {
   M <- switch(case, S1 = S1, R = R1, S2 = S2)
   rows <- lapply(sigmas, function(s) {
     em <- switch(case, S1 = eps_max_s1(s), R = eps_max_r(s), S2 = NULL)
-    a2 <- summ(reps(M, s, "algorithm2", ctl(em)))
-    mc <- summ(reps(M, s, "monte_carlo", ctl(em)))
+    # one seed per (manifold, sigma, estimator): 2023000 + 100 * (manifold) + 2 * (index of sigma) + (estimator)
+    seed <- 2023000L + 100L * match(case, cases) + 2L * match(s, sigmas)
+    a2 <- summ(reps(M, s, "algorithm2", ctl(em), seed))
+    mc <- summ(reps(M, s, "monte_carlo", ctl(em), seed + 1L))
     exact <- switch(case,
                     S1 = as.numeric(gdp_mu(M, s, Delta, method = "algorithm1")),
                     R = Delta / s,
@@ -110,15 +127,16 @@ mu_q <- vapply(sigmas2, function(s) as.numeric(gdp_mu(S2, s, Delta2, method = "q
 mu_a2 <- vapply(sigmas2, function(s) as.numeric(gdp_mu(S2, s, Delta2, method = "algorithm2")), 0)
 eps_q <- dp_from_gdp(mu_q)
 eps_a2 <- dp_from_gdp(mu_a2)
-d_gauss <- d_lap <- d_lap_a2 <- matrix(0, n_rep2, length(sigmas2))
-for (i in seq_len(n_rep2)) {
+## One repeat: fresh data, then the three releases at each sigma (a 3 x 12 matrix).
+rep2 <- dp_replicate(function(i) {
   xbar <- coef(frechet_mean(S2, gen(n_data), tol = 1e-12))
-  for (k in seq_along(sigmas2)) {
-    d_gauss[i, k] <- riem_dist(S2, xbar, riem_rgaussian(S2, 1, xbar, sigmas2[k]))
-    d_lap[i, k] <- riem_dist(S2, xbar, riem_rlaplace(S2, 1, xbar, Delta2 / eps_q[k]))
-    d_lap_a2[i, k] <- riem_dist(S2, xbar, riem_rlaplace(S2, 1, xbar, Delta2 / eps_a2[k]))
-  }
-}
+  vapply(seq_along(sigmas2), function(k) c(
+    riem_dist(S2, xbar, riem_rgaussian(S2, 1, xbar, sigmas2[k])),
+    riem_dist(S2, xbar, riem_rlaplace(S2, 1, xbar, Delta2 / eps_q[k])),
+    riem_dist(S2, xbar, riem_rlaplace(S2, 1, xbar, Delta2 / eps_a2[k]))), numeric(3))
+}, times = n_rep2, seed = 2023999L)
+rows2 <- function(j) t(vapply(rep2, function(r) r[j, ], numeric(length(sigmas2))))
+d_gauss <- rows2(1L); d_lap <- rows2(2L); d_lap_a2 <- rows2(3L)
 se <- function(d) apply(d, 2L, stats::sd) / sqrt(nrow(d))
 util <- data.frame(sigma = sigmas2, mu = mu_q, mu_algorithm2 = mu_a2, epsilon = eps_q,
                    epsilon_algorithm2 = eps_a2,
@@ -134,9 +152,11 @@ out <- list(
   settings = list(sigmas = sigmas, Delta = Delta, n_rep = n_rep, budget = budget, sigmas2 = sigmas2,
                   Delta2 = Delta2, n_data = n_data, r_ball = r_ball, n_rep2 = n_rep2, seed = 2023L,
                   riemdp = as.character(utils::packageVersion("riemdp")), R = R.version.string,
-                  date = format(Sys.Date()), runtime_s = round(proc.time()[["elapsed"]] - t_start)),
+                  date = format(Sys.Date()), runtime_s = round(proc.time()[["elapsed"]] - t_start),
+                  workers = if (requireNamespace("future", quietly = TRUE)) future::nbrOfWorkers() else 1L),
   fig1 = fig1, profile = prof, sup_at = sup_at, util = util)
 dir.create("vignettes/data", showWarnings = FALSE)
 saveRDS(out, "vignettes/data/gdp.rds", version = 2)
 cat(sprintf("saved vignettes/data/gdp.rds (%d bytes), %.0f s\n",
             file.size("vignettes/data/gdp.rds"), proc.time()[["elapsed"]] - t_start))
+if (!is.null(old_plan)) future::plan(old_plan)

@@ -6,10 +6,20 @@
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/private-frechet.R
 ## Writes vignettes/data/private-frechet.rds (a few kB). Base R only; takes
-## about one to two minutes. Everything is fixed by set.seed().
+## about a minute sequentially (70 s when the data were made).
+##
+## The replicated releases go through dp_replicate(): sequentially by default,
+## in parallel under a future::plan() set before source()-ing the script, or
+## with RIEMDP_WORKERS=k in the environment (a multisession plan with k
+## workers). Each replicate draws from its own L'Ecuyer-CMRG stream, fixed by
+## the seed of its dp_replicate() call, so the results do not depend on the
+## plan; everything else (the sensitivity pairs, the subset of fiji_quakes) is
+## fixed by set.seed().
 
 suppressPackageStartupMessages(library(riemdp))
 t_start <- proc.time()[["elapsed"]]
+workers <- suppressWarnings(as.integer(Sys.getenv("RIEMDP_WORKERS", "1")))
+old_plan <- if (!is.na(workers) && workers > 1L) future::plan(future::multisession, workers = workers)
 set.seed(2021)
 
 eps <- 1                      # privacy budget of every release
@@ -111,7 +121,7 @@ se <- function(x) stats::sd(x) / sqrt(length(x))
 util <- list()
 for (n in ns) {
   ## spd(2) --------------------------------------------------------------
-  res <- vapply(seq_len(n_rep), function(i) {
+  res <- dp_replicate(function(i) {
     X <- gen_spd(n)
     xbar <- fmean(P2, X)
     rel <- dp_frechet_mean(P2, X, epsilon = eps, radius = r_spd, center = I2,
@@ -122,7 +132,7 @@ for (n in ns) {
       ambient = sqrt(sum((zE - vech2(xbar))^2)),
       nonpd = min(eigen(unvech2(zE), symmetric = TRUE, only.values = TRUE)$values) <= 0,
       geo = riem_dist(P2, xbar, xt), sigma = rel$sigma)
-  }, numeric(5))
+  }, times = n_rep, seed = 2021000L + n, simplify = TRUE)
   util[[length(util) + 1L]] <- data.frame(
     manifold = "spd", n = n, sigma_manifold = res["sigma", 1], sigma_ambient = 2 * rE_spd / (n * eps),
     mean_manifold = mean(res["manifold", ]), se_manifold = se(res["manifold", ]),
@@ -132,7 +142,7 @@ for (n in ns) {
     nonpd = mean(res["nonpd", ]), mean_geo_manifold = mean(res["geo", ]))
   ## S^2 -------------------------------------------------------------------
   s_paper <- consts$paper_sph / (n * eps)
-  res <- vapply(seq_len(n_rep), function(i) {
+  res <- dp_replicate(function(i) {
     X <- gen_sph(n)
     xbar <- fmean(S2, X)
     rel <- dp_frechet_mean(S2, X, epsilon = eps, radius = r_sph, center = north,
@@ -144,7 +154,7 @@ for (n in ns) {
       ambient = sqrt(sum((zE - xbar)^2)),
       ambient_proj = sqrt(sum((zE / sqrt(sum(zE^2)) - xbar)^2)),
       geo = riem_dist(S2, xbar, xt), sigma = rel$sigma)
-  }, numeric(6))
+  }, times = n_rep, seed = 2021500L + n, simplify = TRUE)
   util[[length(util) + 1L]] <- data.frame(
     manifold = "sphere", n = n, sigma_manifold = res["sigma", 1], sigma_ambient = 2 * rE_sph / (n * eps),
     mean_manifold = mean(res["manifold", ]), se_manifold = se(res["manifold", ]),
@@ -180,18 +190,18 @@ for (nn in c(100L, 1000L)) {
   X <- if (nn == 100L) fiji_quakes[idx100, ] else fiji_quakes
   xbar <- fmean(S2, X)
   s_gauss <- sensitivity_frechet_mean(S2, nn, fiji_radius) / mu_gauss
-  for (m in c("laplace", "laplace_ff", "kng", "gaussian")) {
-    sig <- NA_real_
-    d <- vapply(seq_len(n_rep3), function(i) {
-      rel <- dp_frechet_mean(S2, X, epsilon = eps, radius = fiji_radius, center = fiji_center,
-                             mechanism = sub("_ff", "", m), outside = "clip",
+  mechs <- c("laplace", "laplace_ff", "kng", "gaussian")
+  for (m in mechs) {
+    # one seed per (n, mechanism): 2021900 + 10 * (n = 1000) + (index of mechanism)
+    res <- dp_replicate(function(i) {
+      rel <- dp_frechet_mean(S2, X, epsilon = if (m == "gaussian") NULL else eps, radius = fiji_radius,
+                             center = fiji_center, mechanism = sub("_ff", "", m), outside = "clip",
                              normalizer = if (m == "laplace_ff") "footprint_free" else "conservative",
                              sigma = if (m == "gaussian") s_gauss else NULL)
-      sig <<- rel$sigma
-      riem_dist(S2, xbar, coef(rel))
-    }, numeric(1))
-    mech[[length(mech) + 1L]] <- data.frame(n = nn, mechanism = m, dist_km = 6371 * d)
-    mech_sigma[[length(mech_sigma) + 1L]] <- data.frame(n = nn, mechanism = m, sigma = sig)
+      c(dist = riem_dist(S2, xbar, coef(rel)), sigma = rel$sigma)
+    }, times = n_rep3, seed = 2021900L + 10L * (nn == 1000L) + match(m, mechs), simplify = TRUE)
+    mech[[length(mech) + 1L]] <- data.frame(n = nn, mechanism = m, dist_km = 6371 * res["dist", ])
+    mech_sigma[[length(mech_sigma) + 1L]] <- data.frame(n = nn, mechanism = m, sigma = res["sigma", 1])
   }
   cat(sprintf("(iii) n = %d done, %.0f s\n", nn, proc.time()[["elapsed"]] - t_start))
 }
@@ -206,9 +216,11 @@ out <- list(
                   fiji_center_latlong = c(-24, 178), fiji_radius = fiji_radius, mu_gauss = mu_gauss,
                   seed = 2021L, riemdp = as.character(utils::packageVersion("riemdp")),
                   R = R.version.string, date = format(Sys.Date()),
-                  runtime_s = round(proc.time()[["elapsed"]] - t_start)),
+                  runtime_s = round(proc.time()[["elapsed"]] - t_start),
+                  workers = if (requireNamespace("future", quietly = TRUE)) future::nbrOfWorkers() else 1L),
   consts = consts, sens = sens, util = util, mech = mech, mech_sigma = mech_sigma)
 dir.create("vignettes/data", showWarnings = FALSE)
 saveRDS(out, "vignettes/data/private-frechet.rds", version = 2)
 cat(sprintf("saved vignettes/data/private-frechet.rds (%d bytes), %.0f s\n",
             file.size("vignettes/data/private-frechet.rds"), proc.time()[["elapsed"]] - t_start))
+if (!is.null(old_plan)) future::plan(old_plan)
