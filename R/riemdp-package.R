@@ -13,5 +13,6 @@
 #' @keywords internal
 #' @useDynLib riemdp, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
+#' @importFrom cli cli_progress_bar
 #' @importFrom stats coef residuals
 "_PACKAGE"
