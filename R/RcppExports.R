@@ -65,8 +65,8 @@ num_sincos_batch <- function(L) {
     .Call(`_riemdp_num_sincos_batch`, L)
 }
 
-samp_exact <- function(M, eta, n, kernel, sigma, by_row) {
-    .Call(`_riemdp_samp_exact`, M, eta, n, kernel, sigma, by_row)
+samp_exact <- function(M, eta, n, kernel, sigma, by_row, verbose = FALSE) {
+    .Call(`_riemdp_samp_exact`, M, eta, n, kernel, sigma, by_row, verbose)
 }
 
 samp_radial <- function(M, n, kernel, sigma) {
@@ -77,8 +77,8 @@ samp_spd <- function(M, eta, n, kernel, sigma, control, init) {
     .Call(`_riemdp_samp_spd`, M, eta, n, kernel, sigma, control, init)
 }
 
-samp_spd_exact <- function(M, eta, n, kernel, sigma) {
-    .Call(`_riemdp_samp_spd_exact`, M, eta, n, kernel, sigma)
+samp_spd_exact <- function(M, eta, n, kernel, sigma, verbose = FALSE) {
+    .Call(`_riemdp_samp_spd_exact`, M, eta, n, kernel, sigma, verbose)
 }
 
 samp_spd_log_eigen <- function(k, n, kernel, sigma, what) {
@@ -141,8 +141,8 @@ gdp_det_cpp <- function(type, d, Delta, sigma, method, paper, n_eps, eps_max, to
     .Call(`_riemdp_gdp_det_cpp`, type, d, Delta, sigma, method, paper, n_eps, eps_max, tol, eval_eps)
 }
 
-gdp_mc_cpp <- function(type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps, threads = 2L) {
-    .Call(`_riemdp_gdp_mc_cpp`, type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps, threads)
+gdp_mc_cpp <- function(type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps, verbose = FALSE, threads = 2L) {
+    .Call(`_riemdp_gdp_mc_cpp`, type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps, verbose, threads)
 }
 
 gdp_losses_cpp <- function(type, d, Delta, sigma, n, threads = 2L) {

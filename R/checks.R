@@ -39,6 +39,12 @@ check_output_size <- function(n, ambient, arg, call = NULL) {
   invisible(n)
 }
 
+# A single TRUE or FALSE.
+check_flag <- function(x, arg, call = NULL) {
+  if (!is.logical(x) || length(x) != 1L || is.na(x)) abort(sprintf("`%s` must be TRUE or FALSE", arg), call)
+  x
+}
+
 # A single finite number > 0.
 check_positive <- function(x, arg, call = NULL) {
   if (!is.numeric(x) || length(x) != 1L || !is.finite(x) || x <= 0)

@@ -164,17 +164,27 @@ gdp_compose <- function(...) {
 #'   `method = "algorithm1"`.
 #' @param tol Relative tolerance of every inversion \eqn{\delta_\mu(\varepsilon) = l}
 #'   (the upper end of the bracket is returned: \eqn{\mu} is rounded up).
+#' @param verbose `TRUE` or `FALSE`: show a [cli][cli::cli_progress_bar]
+#'   progress bar ("Monte Carlo for mu") of the `n * m` loss draws of
+#'   `monte_carlo` (`2 n m` for `algorithm2`) in [gdp_mu()] and
+#'   [privacy_profile()]. cli draws it only after
+#'   `getOption("cli.progress_show_after")` seconds (2 by default) and removes
+#'   it when the call ends, also on an error or an interrupt. The default,
+#'   `interactive()`, shows it at the console and prints nothing in scripts,
+#'   `Rscript` or knitr. The bar counts draws only (public numbers) and does
+#'   not touch the random number generator: results are identical either way.
+#'   The deterministic methods are fast and show no bar.
 #' @param ... Must be empty (catches misspelt settings).
 #' @return A list of class `riemdp_gdp_control`.
 #' @examples
 #' gdp_control(n = 2000, m = 50)
 #' @export
 gdp_control <- function(n = 1000, m = 100, n_epsilon = 1000, epsilon_max = NULL,
-                        profile = c("corrected", "paper"), tol = 1e-10, ...) {
+                        profile = c("corrected", "paper"), tol = 1e-10, verbose = interactive(), ...) {
   call <- sys.call()
   dots <- list(...)
   if (length(dots))
-    abort(sprintf("unknown setting%s %s for gdp_control(); the settings are n, m, n_epsilon, epsilon_max, profile, tol",
+    abort(sprintf("unknown setting%s %s for gdp_control(); the settings are n, m, n_epsilon, epsilon_max, profile, tol, verbose",
                   if (length(dots) > 1L) "s" else "", paste0("`", names(dots), "`", collapse = ", ")), call)
   n <- check_count(n, "n", 1, call)
   m <- check_count(m, "m", 1, call)
@@ -184,7 +194,9 @@ gdp_control <- function(n = 1000, m = 100, n_epsilon = 1000, epsilon_max = NULL,
   profile <- arg_match(profile, c("corrected", "paper"), "profile", call)
   tol <- check_positive(tol, "tol", call)
   if (tol >= 0.1 || tol < 1e-15) abort("`tol` must lie in [1e-15, 0.1)", call)
-  structure(list(n = n, m = m, n_epsilon = n_epsilon, epsilon_max = epsilon_max, profile = profile, tol = tol),
+  verbose <- check_flag(verbose, "verbose", call)
+  structure(list(n = n, m = m, n_epsilon = n_epsilon, epsilon_max = epsilon_max, profile = profile, tol = tol,
+                 verbose = verbose),
             class = "riemdp_gdp_control")
 }
 
@@ -280,7 +292,7 @@ gdp_compute <- function(M, sigma, sensitivity, method, control, eval, call, fini
     n <- control$n
     m <- control$m
     res <- core_call(gdp_mc_cpp(sp$type, sp$d, sensitivity, sigma, method, n, m, control$n_epsilon, eps_max,
-                                control$tol, eval), call)
+                                control$tol, eval, isTRUE(control$verbose)), call)
     mu <- res$mu
     eps_sup <- res$epsilon_sup
     se <- res$se

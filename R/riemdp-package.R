@@ -22,5 +22,6 @@
 #' @keywords internal
 #' @useDynLib riemdp, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
+#' @importFrom cli cli_progress_bar
 #' @importFrom stats coef residuals
 "_PACKAGE"

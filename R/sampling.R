@@ -15,6 +15,20 @@
 #' resumed by passing the draws of a previous call as `resume`: it restarts
 #' from the last state with the frozen step and no burn-in.
 #'
+#' **Progress.** With `verbose = TRUE` a long chain shows a [cli][cli::cli_progress_bar]
+#' progress bar of its `burn_in + n_iter` (or `burn_in + n * thin`)
+#' iterations, and so do long exact draws of [riem_rlaplace()] and
+#' [riem_rgaussian()] (whose `control` is this object too). cli draws the
+#' bar only once the computation has run for `getOption("cli.progress_show_after")`
+#' seconds (2 by default) and removes it when the call ends, also on an error
+#' or an interrupt (Ctrl-C works as without a bar). The default,
+#' `verbose = interactive()`, shows bars at the console and prints nothing
+#' in scripts, `Rscript`, knitr or on `future` workers; `verbose = FALSE`
+#' never shows one. The bar reports only iteration counts, their public
+#' total and the elapsed time, never anything computed from the data, and
+#' it neither draws random numbers nor changes the chain: the same seed
+#' gives the same draws with either setting.
+#'
 #' @param n_iter Iterations after burn-in for a single release (the state after
 #'   `burn_in + n_iter` iterations is released); a whole number from 1 to
 #'   \eqn{2^{31} - 1}.
@@ -30,6 +44,8 @@
 #'   centre of the ball for releases): finite numbers in the manifold's
 #'   layout for a single point, checked to lie on the manifold where it is used.
 #' @param resume Draws returned by an earlier call, to continue that chain.
+#' @param verbose `TRUE` or `FALSE`: show a progress bar for long chains and
+#'   exact draws (see Progress). Default `interactive()`.
 #' @return An object of class `riemdp_mcmc_control`.
 #' @examples
 #' ctrl <- mcmc_control(burn_in = 500, thin = 5)
@@ -41,8 +57,9 @@
 #'                     control = mcmc_control(resume = x))
 #' @export
 mcmc_control <- function(n_iter = 2000L, burn_in = 1000L, thin = 10L, step = NULL, adapt = TRUE,
-                         target_accept = 0.3, init = NULL, resume = NULL) {
+                         target_accept = 0.3, init = NULL, resume = NULL, verbose = interactive()) {
   call <- sys.call()
+  verbose <- check_flag(verbose, "verbose", call)
   n_iter <- check_count(n_iter, "n_iter", 1, call)
   burn_in <- check_count(burn_in, "burn_in", 0, call)
   thin <- check_count(thin, "thin", 1, call)
@@ -65,7 +82,7 @@ mcmc_control <- function(n_iter = 2000L, burn_in = 1000L, thin = 10L, step = NUL
     adapt <- FALSE
   }
   structure(list(n_iter = n_iter, burn_in = burn_in, thin = thin, step = step, adapt = adapt,
-                 target_accept = as.double(target_accept), init = init),
+                 target_accept = as.double(target_accept), init = init, verbose = verbose),
             class = "riemdp_mcmc_control")
 }
 
@@ -255,8 +272,9 @@ riem_rradial <- function(M, n, footprint, sigma, method, control, kernel, call) 
   by_row <- is.null(M$point_shape)
   law <- if (kernel == "laplace") "Riemannian Laplace" else "Riemannian Gaussian"
   if (method == "exact") {
-    out <- from_values(M, core_call(if (eigen_route) samp_spd_exact(M, E, n, kernel, sigma)
-                                    else samp_exact(M, E, n, kernel, sigma, by_row), call), n, FALSE)
+    verbose <- isTRUE(control$verbose)
+    out <- from_values(M, core_call(if (eigen_route) samp_spd_exact(M, E, n, kernel, sigma, verbose)
+                                    else samp_exact(M, E, n, kernel, sigma, by_row, verbose), call), n, FALSE)
     return(structure(out, method = "exact", law = law, sigma = sigma))
   }
   ctl <- control
@@ -277,7 +295,7 @@ riem_rradial <- function(M, n, footprint, sigma, method, control, kernel, call) 
 
 mcmc_settings <- function(ctl) {
   list(burn_in = ctl$burn_in, thin = ctl$thin, step = ctl$step, adapt = ctl$adapt,
-       target_accept = ctl$target_accept)
+       target_accept = ctl$target_accept, verbose = isTRUE(ctl$verbose))
 }
 
 # Sample autocorrelation at lags 0..n-1 (as stats::acf with demean = TRUE),

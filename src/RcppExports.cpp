@@ -213,8 +213,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // samp_exact
-Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, bool by_row);
-RcppExport SEXP _riemdp_samp_exact(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP by_rowSEXP) {
+Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, bool by_row, bool verbose);
+RcppExport SEXP _riemdp_samp_exact(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP by_rowSEXP, SEXP verboseSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -224,7 +224,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
     Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
     Rcpp::traits::input_parameter< bool >::type by_row(by_rowSEXP);
-    rcpp_result_gen = Rcpp::wrap(samp_exact(M, eta, n, kernel, sigma, by_row));
+    Rcpp::traits::input_parameter< bool >::type verbose(verboseSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_exact(M, eta, n, kernel, sigma, by_row, verbose));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -260,8 +261,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // samp_spd_exact
-Rcpp::NumericVector samp_spd_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma);
-RcppExport SEXP _riemdp_samp_spd_exact(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP) {
+Rcpp::NumericVector samp_spd_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, bool verbose);
+RcppExport SEXP _riemdp_samp_spd_exact(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP verboseSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -270,7 +271,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type n(nSEXP);
     Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
     Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    rcpp_result_gen = Rcpp::wrap(samp_spd_exact(M, eta, n, kernel, sigma));
+    Rcpp::traits::input_parameter< bool >::type verbose(verboseSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_spd_exact(M, eta, n, kernel, sigma, verbose));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -496,8 +498,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // gdp_mc_cpp
-Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::string method, int n, int m, int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps, int threads);
-RcppExport SEXP _riemdp_gdp_mc_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP methodSEXP, SEXP nSEXP, SEXP mSEXP, SEXP n_epsSEXP, SEXP eps_maxSEXP, SEXP tolSEXP, SEXP eval_epsSEXP, SEXP threadsSEXP) {
+Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::string method, int n, int m, int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps, bool verbose, int threads);
+RcppExport SEXP _riemdp_gdp_mc_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP methodSEXP, SEXP nSEXP, SEXP mSEXP, SEXP n_epsSEXP, SEXP eps_maxSEXP, SEXP tolSEXP, SEXP eval_epsSEXP, SEXP verboseSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -512,8 +514,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type eps_max(eps_maxSEXP);
     Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eval_eps(eval_epsSEXP);
+    Rcpp::traits::input_parameter< bool >::type verbose(verboseSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(gdp_mc_cpp(type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps, threads));
+    rcpp_result_gen = Rcpp::wrap(gdp_mc_cpp(type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps, verbose, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -647,10 +650,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_geom_jacobi_adjoint", (DL_FUNC) &_riemdp_geom_jacobi_adjoint, 4},
     {"_riemdp_geom_dist_matrix", (DL_FUNC) &_riemdp_geom_dist_matrix, 4},
     {"_riemdp_num_sincos_batch", (DL_FUNC) &_riemdp_num_sincos_batch, 1},
-    {"_riemdp_samp_exact", (DL_FUNC) &_riemdp_samp_exact, 6},
+    {"_riemdp_samp_exact", (DL_FUNC) &_riemdp_samp_exact, 7},
     {"_riemdp_samp_radial", (DL_FUNC) &_riemdp_samp_radial, 4},
     {"_riemdp_samp_spd", (DL_FUNC) &_riemdp_samp_spd, 7},
-    {"_riemdp_samp_spd_exact", (DL_FUNC) &_riemdp_samp_spd_exact, 5},
+    {"_riemdp_samp_spd_exact", (DL_FUNC) &_riemdp_samp_spd_exact, 6},
     {"_riemdp_samp_spd_log_eigen", (DL_FUNC) &_riemdp_samp_spd_log_eigen, 5},
     {"_riemdp_priv_spd_exact_info", (DL_FUNC) &_riemdp_priv_spd_exact_info, 3},
     {"_riemdp_priv_spd_exact_log_ratio", (DL_FUNC) &_riemdp_priv_spd_exact_log_ratio, 1},
@@ -666,7 +669,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_gdp_delta_cpp", (DL_FUNC) &_riemdp_gdp_delta_cpp, 2},
     {"_riemdp_gdp_mu_from_delta_cpp", (DL_FUNC) &_riemdp_gdp_mu_from_delta_cpp, 3},
     {"_riemdp_gdp_det_cpp", (DL_FUNC) &_riemdp_gdp_det_cpp, 10},
-    {"_riemdp_gdp_mc_cpp", (DL_FUNC) &_riemdp_gdp_mc_cpp, 12},
+    {"_riemdp_gdp_mc_cpp", (DL_FUNC) &_riemdp_gdp_mc_cpp, 13},
     {"_riemdp_gdp_losses_cpp", (DL_FUNC) &_riemdp_gdp_losses_cpp, 6},
     {"_riemdp_gdp_quadrature_profile_cpp", (DL_FUNC) &_riemdp_gdp_quadrature_profile_cpp, 8},
     {"_riemdp_stat_frechet_mean", (DL_FUNC) &_riemdp_stat_frechet_mean, 6},

@@ -15,6 +15,11 @@ MHSettings mh_settings(const Rcpp::List& c) {
   return s;
 }
 
+// Progress settings of a chain (R's mcmc_control()$verbose): the bar counts
+// its burn_in + n * thin iterations, a public number.
+bool control_verbose(const Rcpp::List& c) { return c.containsElementNamed("verbose") && Rcpp::as<bool>(c["verbose"]); }
+double chain_length(const MHSettings& s, int n) { return s.burn_in + static_cast<double>(n) * s.thin; }
+
 Rcpp::List mh_output(const Writer& W, const Rcpp::NumericVector& trace, const MHResult& r, int D) {
   return Rcpp::List::create(
       Rcpp::Named("draws") = W.out, Rcpp::Named("trace") = trace,
@@ -50,7 +55,8 @@ struct SpdFootprint {
 
 // Exact draws from the Laplace / Gaussian law with footprint eta.
 // [[Rcpp::export]]
-Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, bool by_row) {
+Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, bool by_row,
+                               bool verbose = false) {
   auto m = make_manifold(M);
   const int D = m->ambient();
   Set E(eta, D);
@@ -59,12 +65,14 @@ Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string 
   Xoshiro256pp rng = rng_from_r();
   // sample_isotropic writes every draw (or throws, and W is dropped).
   Writer W = Writer::uninitialised(n, D, by_row);
+  ProgressBar bar(verbose, n, "Exact draws");
   // Two streams (two threads on this project's 2-core machines); the draws
   // depend only on R's seed.
   interruptible([&] {
     sample_isotropic(
         *m, e, RadialKernel{kernel_kind(kernel), sigma}, n, rng, [&](int i, const Vec& x) { W.put(i, x); }, 2);
   });
+  bar.finish();
   return W.out;
 }
 
@@ -99,9 +107,11 @@ Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, dou
   Writer W(n, D, false);
   Rcpp::NumericVector trace(n);
   Vec last(D);
+  const MHSettings set = mh_settings(control);
+  ProgressBar bar(control_verbose(control), chain_length(set, n), "MH chain");
   MHResult r = interruptible([&] {
     return sample_spd(
-        m, k, e, RadialKernel{kernel_kind(kernel), sigma}, n, mh_settings(control), rng,
+        m, k, e, RadialKernel{kernel_kind(kernel), sigma}, n, set, rng,
         [&](int i, const Vec& x) {
           W.put(i, x);
           trace[i] = m.dist(e, x);
@@ -109,6 +119,7 @@ Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, dou
         },
         Rf_isNull(init) ? nullptr : &x0);
   });
+  bar.finish();
   // The chain runs on the log-eigenvalues; its state is carried by the last
   // draw, from which a resumed call recovers them.
   r.state = last;
@@ -118,18 +129,21 @@ Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, dou
 // SPD: exact draws (Haar directions, envelope rejection for the
 // log-eigenvalues), k x k x n.
 // [[Rcpp::export]]
-Rcpp::NumericVector samp_spd_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma) {
+Rcpp::NumericVector samp_spd_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma,
+                                   bool verbose = false) {
   const SpdFootprint F(M, eta);
   const int k = F.k, D = k * k;
   const SPD& m = F.m;
   const Vec& e = F.eta;
   Xoshiro256pp rng = rng_from_r();
   Writer W(n, D, false);
+  ProgressBar bar(verbose, n, "Exact draws");
   interruptible([&] {
     sample_spd_exact(m, k, e, RadialKernel{kernel_kind(kernel), sigma}, n, rng,
                      [&](int i, const Vec& x) { W.put(i, x); });
     return 0;
   });
+  bar.finish();
   return W.out;
 }
 
@@ -213,12 +227,15 @@ Rcpp::List samp_mh_radial(Rcpp::List M, Rcpp::List eta, int n, std::string kerne
   Xoshiro256pp rng = rng_from_r();
   Writer W(n, D, by_row);
   Rcpp::NumericVector trace(n);
+  const MHSettings set = mh_settings(control);
+  ProgressBar bar(control_verbose(control), chain_length(set, n), "MH chain");
   const MHResult r = interruptible([&] {
-    return metropolis_hastings(*m, target, x0, n, mh_settings(control), rng, [&](int i, const Vec& x, double) {
+    return metropolis_hastings(*m, target, x0, n, set, rng, [&](int i, const Vec& x, double) {
       W.put(i, x);
       trace[i] = m->dist(e, x);
     });
   });
+  bar.finish();
   return mh_output(W, trace, r, D);
 }
 
@@ -236,12 +253,15 @@ Rcpp::List samp_mh_kng(Rcpp::List M, Rcpp::List X, int n, double sigma, Rcpp::Li
   Xoshiro256pp rng = rng_from_r();
   Writer W(n, D, by_row);
   Rcpp::NumericVector trace(n);
+  const MHSettings set = mh_settings(control);
+  ProgressBar bar(control_verbose(control), chain_length(set, n), "MH chain");
   const MHResult r = interruptible([&] {
-    return metropolis_hastings(*m, target, x0, n, mh_settings(control), rng, [&](int i, const Vec& x, double lf) {
+    return metropolis_hastings(*m, target, x0, n, set, rng, [&](int i, const Vec& x, double lf) {
       W.put(i, x);
       trace[i] = lf;
     });
   });
+  bar.finish();
   return mh_output(W, trace, r, D);
 }
 
@@ -336,10 +356,12 @@ Rcpp::List samp_mh_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x,
   const bool by_row = true;
   Writer P(n, D, by_row);
   Rcpp::NumericVector V_out(static_cast<R_xlen_t>(D) * mm * n), trace(n);
+  const MHSettings set = mh_settings(control);
+  ProgressBar bar(control_verbose(control), chain_length(set, n), "MH chain");
   const MHResult r = interruptible([&] {
     return metropolis_hastings_bundle(
         *m, log_f, regression_parameter_from(D, p0, V0), Eigen::Map<const Mat>(A.begin(), A.nrow(), A.ncol()), n,
-        mh_settings(control), rng,
+        set, rng,
         [&](int i, const RegressionParameter& z, double lf) {
           const RegressionParameter c = kind == KNGBlock::footpoint ? carried(z) : z;
           P.put(i, c.p);
@@ -348,6 +370,7 @@ Rcpp::List samp_mh_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x,
         },
         kind != KNGBlock::shooting);
   });
+  bar.finish();
   return Rcpp::List::create(Rcpp::Named("footpoints") = P.out, Rcpp::Named("shooting") = V_out,
                             Rcpp::Named("trace") = trace, Rcpp::Named("step") = r.step,
                             Rcpp::Named("acceptance") = r.proposed > 0 ? static_cast<double>(r.accepted) / r.proposed
@@ -511,10 +534,13 @@ Rcpp::List gdp_det_cpp(std::string type, int d, double Delta, double sigma, std:
 // result depends on R's seed only.
 // [[Rcpp::export]]
 Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::string method, int n, int m,
-                      int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps, int threads = 2) {
+                      int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps, bool verbose = false,
+                      int threads = 2) {
   const int kappa = gdp_kappa(type);
   Xoshiro256pp rng = rng_from_r();
-  return interruptible([&] {
+  // The bar counts the loss draws: n * m, or 2 n * m for algorithm2.
+  ProgressBar bar(verbose, (method == "algorithm2" ? 2.0 : 1.0) * n * m, "Monte Carlo for mu");
+  Rcpp::List out = interruptible([&] {
     const GdpLossDraws draws(kappa, d, Delta, sigma);
     const long N = static_cast<long>(n) * m;
     if (!(eps_max > 0.0)) eps_max = gdp_default_eps_max(kappa, d, Delta, sigma);
@@ -586,6 +612,8 @@ Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::
                               Rcpp::Named("epsilon_max") = eps_max, Rcpp::Named("se") = se_mu,
                               Rcpp::Named("l") = l, Rcpp::Named("l_se") = se);
   });
+  bar.finish();
+  return out;
 }
 
 // The privacy losses of n exact draws (tests: against full draws).

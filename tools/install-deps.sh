@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install what riemdp needs to be built, checked and run:
-#   R packages Rcpp, RcppEigen, roxygen2, testthat, shapes, knitr, rmarkdown,
+#   R packages Rcpp, RcppEigen, cli (progress bars), roxygen2, testthat, shapes, knitr, rmarkdown,
 #   future, future.apply, progressr (parallel replication and progress),
 #   and the pandoc binary (for the vignettes).
 # `install-deps.sh site` installs instead what `make site` needs on top of
@@ -12,7 +12,7 @@
 set -euo pipefail
 
 RSCRIPT="${RSCRIPT:-Rscript}"
-R_PKGS=(Rcpp RcppEigen roxygen2 testthat shapes knitr rmarkdown future future.apply progressr)
+R_PKGS=(Rcpp RcppEigen cli roxygen2 testthat shapes knitr rmarkdown future future.apply progressr)
 SITE_PKGS=(pkgdown)
 if [ "${1:-}" = "site" ]; then
   R_PKGS=("${SITE_PKGS[@]}")

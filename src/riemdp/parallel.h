@@ -21,7 +21,7 @@ namespace riemdp {
 // on worker threads (inline if a thread cannot be started). While it waits
 // for the workers, the calling thread keeps polling for interrupts (about
 // every millisecond), so that an interrupt reaches the workers' own checks
-// even when block 0 ends first. Every thread is joined before returning or
+// even when block 0 ends first, and keeps the progress bar (if any) drawn. Every thread is joined before returning or
 // throwing; the error of the lowest-numbered failing block is rethrown.
 template <class Body>
 void parallel_blocks(int blocks, Body body) {
@@ -75,6 +75,7 @@ void parallel_blocks(int blocks, Body body) {
       lock.unlock();
       try {
         check_interrupt(1);  // sets the flag that the workers read
+        progress_tick();     // the bar moves while the workers finish
       } catch (...) {
         if (!errors[0]) errors[0] = std::current_exception();
       }

@@ -21,14 +21,16 @@ process_alive <- function(pid) {
 # library; sends SIGINT `delay` seconds after the child reports its pid (just
 # before `code`); returns the seconds from SIGINT to the child's exit (Inf if
 # it had not exited after `patience` seconds: it is then killed) and whether
-# the child got past `code`.
-time_to_exit_after_sigint <- function(code, delay = 1, patience = 20) {
+# the child got past `code`, and (with `output = TRUE`) the child's standard
+# output.
+time_to_exit_after_sigint <- function(code, delay = 1, patience = 20, output = FALSE) {
   dir <- tempfile("riemdp-sigint-")
   dir.create(dir)
   on.exit(unlink(dir, recursive = TRUE), add = TRUE)
   pid_file <- file.path(dir, "pid")
   done_file <- file.path(dir, "finished")
   script <- file.path(dir, "child.R")
+  out_file <- file.path(dir, "stdout")
   writeLines(c(
     sprintf(".libPaths(%s)", paste(deparse(.libPaths()), collapse = "")),
     "suppressPackageStartupMessages(library(riemdp))",
@@ -38,7 +40,7 @@ time_to_exit_after_sigint <- function(code, delay = 1, patience = 20) {
     sprintf("writeLines('yes', %s)", deparse(done_file))
   ), script)
   system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", shQuote(script)),
-          wait = FALSE, stdout = FALSE, stderr = FALSE)
+          wait = FALSE, stdout = if (output) out_file else FALSE, stderr = FALSE)
   t_wait <- Sys.time()
   while (!file.exists(pid_file) || length(readLines(pid_file, warn = FALSE)) == 0L) {
     if (difftime(Sys.time(), t_wait, units = "secs") > 120) stop("the child R process did not start")
@@ -60,7 +62,8 @@ time_to_exit_after_sigint <- function(code, delay = 1, patience = 20) {
     }
     Sys.sleep(0.01)
   }
-  list(elapsed = elapsed, finished = file.exists(done_file))
+  list(elapsed = elapsed, finished = file.exists(done_file),
+       output = if (output && file.exists(out_file)) readLines(out_file, warn = FALSE) else character())
 }
 
 test_that("a long Metropolis-Hastings chain stops within seconds of SIGINT", {
@@ -71,6 +74,21 @@ test_that("a long Metropolis-Hastings chain stops within seconds of SIGINT", {
     "x <- riem_rlaplace(manifold_sphere(2), 1, c(0, 0, 1), 0.3, method = 'mh', control = mcmc_control(burn_in = 0, thin = 2e9))")
   expect_lt(res$elapsed, 5)
   expect_false(res$finished)
+})
+
+test_that("a long chain with a progress bar stops within seconds of SIGINT and ends its bar", {
+  skip_on_cran()
+  skip_on_os("windows")
+  # cli's "logger" handler writes each event of the bar to standard output:
+  # the bar must have been added (it was up when SIGINT came) and terminated.
+  res <- time_to_exit_after_sigint(c(
+    "options(cli.progress_show_after = 0, cli.progress_handlers_only = 'logger')",
+    "x <- riem_rlaplace(manifold_sphere(2), 1, c(0, 0, 1), 0.3, method = 'mh', control = mcmc_control(burn_in = 0, thin = 2e9, verbose = TRUE))"),
+    delay = 1.5, output = TRUE)
+  expect_lt(res$elapsed, 5)
+  expect_false(res$finished)
+  expect_true(any(grepl("added", res$output)))
+  expect_true(any(grepl("terminated", res$output)))
 })
 
 test_that("a long K-norm gradient release stops within seconds of SIGINT", {

@@ -750,7 +750,7 @@ std::vector<double> draw_losses(const PairGeometry& G, long n, const RadialDraw&
   threads = std::max(1, std::min(threads, loss_streams));
   if (n < 20000) threads = 1;  // starting a thread costs more
   parallel_blocks(threads, [&](int i) {
-    InterruptPoller poll;
+    InterruptPoller poll(count_progress);
     for (int t = i; t < loss_streams; t += threads) {
       Rng& g = gens[t];
       const long begin = n * t / loss_streams, end = n * (t + 1) / loss_streams;

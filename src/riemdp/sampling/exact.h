@@ -21,7 +21,7 @@ void sample_isotropic_range(const Manifold& M, CVecRef eta, const RadialSampler&
                             Rng& rng, Out& out) {
   const int m = M.tangent_gaussian_size();
   Vec z(m), u(M.ambient()), x(M.ambient());
-  InterruptPoller poll;
+  InterruptPoller poll(count_progress);
   for (int i = begin; i < end; ++i) {
     poll();
     double nu;

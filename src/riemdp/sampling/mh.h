@@ -49,7 +49,7 @@ MHResult metropolis_hastings(const Manifold& M, const LogTarget& log_f, CVecRef 
   MHResult res;
   const long total = static_cast<long>(set.burn_in) + static_cast<long>(n) * set.thin;
   int kept = 0;
-  InterruptPoller poll;  // a step costs O(n) on the KNG target: poll by the clock
+  InterruptPoller poll(count_progress);  // a step costs O(n) on the KNG target: poll by the clock
   for (long it = 0; it < total; ++it) {
     poll();
     const bool burning = it < set.burn_in;

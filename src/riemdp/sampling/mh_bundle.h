@@ -57,7 +57,7 @@ MHResult metropolis_hastings_bundle(const Manifold& M, const LogTarget& log_f, c
   MHResult res;
   const long total = static_cast<long>(set.burn_in) + static_cast<long>(n) * set.thin;
   int kept = 0;
-  InterruptPoller poll;  // a step costs O(n) evaluations of the model: poll by the clock
+  InterruptPoller poll(count_progress);  // a step costs O(n) evaluations of the model: poll by the clock
   for (long it = 0; it < total; ++it) {
     poll();
     const bool burning = it < set.burn_in;

@@ -79,7 +79,9 @@ void sample_spd_exact(const SPD& M, int k, CVecRef eta, RadialKernel kernel, int
   const SPD::Roots roots = M.roots(eta);
   const SpdLogEigenSampler sampler(k, kernel);
   Vec r(k), x(k * k);
+  InterruptPoller poll(count_progress);  // counts draws (the proposals poll inside)
   for (int i = 0; i < n; ++i) {
+    poll();
     sampler.draw(r, rng);
     spd_from_log_eigen(roots, r, rng, x);
     out(i, x);

@@ -1,0 +1,93 @@
+// Progress bars for the core's long loops through cli's C API (the only file
+// that includes cli/progress.h: its timer pointer is per translation unit).
+// Every call of cli, which evaluates R code, is guarded so that no R longjmp
+// crosses C++ frames: redraws through Rcpp::unwindProtect (an interrupt or
+// error there unwinds the C++ stack and then continues in R), the final
+// cleanup on an error path through R_ToplevelExec.
+#include "glue.h"
+
+#include <cli/progress.h>
+
+namespace glue {
+
+namespace {
+
+// cli's timer flag, raised every cli.progress_update_interval (a volatile int).
+bool tick_due() { return CLI_SHOULD_TICK; }
+
+struct SetArgs {
+  SEXP bar;
+  double done;
+};
+
+void done_fn(void* bar) { cli_progress_done(static_cast<SEXP>(bar)); }
+
+}  // namespace
+
+ProgressBar::ProgressBar(bool verbose, double total, const char* name) {
+  if (!verbose) return;
+  scope_ = std::make_unique<riemdp::ProgressScope>(&tick_due, &ProgressBar::show, this);
+  if (!scope_->installed()) {  // a bar is already up for this call
+    scope_.reset();
+    return;
+  }
+  // auto_terminate = FALSE: finish() (or the destructor) ends the bar.
+  Rcpp::List config = Rcpp::List::create(Rcpp::Named("name") = name,
+                                         Rcpp::Named("auto_terminate") = false);
+  struct Args {
+    double total;
+    SEXP config;
+  } a{total, config};
+  SEXP bar = Rcpp::unwindProtect(
+      [](void* d) -> SEXP {
+        const Args* a = static_cast<const Args*>(d);
+        return cli_progress_bar(a->total, a->config);
+      },
+      &a);
+  R_PreserveObject(bar);
+  bar_ = bar;
+}
+
+void ProgressBar::show(void* self, double done) {
+  SetArgs a{static_cast<ProgressBar*>(self)->bar_, done};
+  if (a.bar == R_NilValue) return;
+  Rcpp::unwindProtect(
+      [](void* d) -> SEXP {
+        const SetArgs* a = static_cast<const SetArgs*>(d);
+        cli_progress_set(a->bar, a->done);
+        return R_NilValue;
+      },
+      &a);
+}
+
+void ProgressBar::finish() {
+  if (bar_ == R_NilValue) return;
+  SetArgs a{bar_, riemdp::ProgressScope::done()};  // every unit (the loops' last counts included)
+  scope_.reset();
+  SEXP bar = bar_;
+  bar_ = R_NilValue;
+  try {
+    Rcpp::unwindProtect(
+        [](void* d) -> SEXP {
+          const SetArgs* a = static_cast<const SetArgs*>(d);
+          cli_progress_update(a->bar, a->done, 0, 0);
+          cli_progress_done(a->bar);
+          return R_NilValue;
+        },
+        &a);
+  } catch (...) {
+    R_ReleaseObject(bar);
+    throw;
+  }
+  R_ReleaseObject(bar);
+}
+
+ProgressBar::~ProgressBar() {
+  if (bar_ == R_NilValue) return;
+  scope_.reset();
+  // An error or interrupt is unwinding: end the bar without letting R jump.
+  R_ToplevelExec(done_fn, bar_);
+  R_ReleaseObject(bar_);
+}
+
+}  // namespace glue
