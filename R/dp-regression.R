@@ -231,6 +231,14 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
 # design u ~ U[0, 1]^m: H = E[(1, u)(1, u)^T] (1 on the diagonal for the
 # intercept, 1/2 against each u_j, 1/3 on the other diagonal entries, 1/4
 # off it). It depends on m only, never on the data.
+# The release's terms, for predict(): without the response and without the
+# formula's environment (which may hold the data; saveRDS() would write it).
+public_terms <- function(tt) {
+  tt <- stats::delete.response(tt)
+  attr(tt, ".Environment") <- baseenv()
+  tt
+}
+
 proposal_mixing <- function(m) {
   H <- matrix(1 / 4, m + 1L, m + 1L)
   H[1L, ] <- H[, 1L] <- 1 / 2
@@ -505,6 +513,12 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
                  error = function(e) abort("`data` must hold the variables of `formula`, without missing values", call))
   tt <- attr(mf, "terms")
   if (attr(tt, "intercept") != 1L) abort("`formula` must keep the intercept (the release fits one)", call)
+  # poly(), scale(), splines::ns() ... store constants computed from all the
+  # records (predvars): every record's covariates would then depend on the
+  # others, which the sensitivity bound does not allow
+  if (!identical(attr(tt, "predvars"), attr(tt, "variables")))
+    abort(paste("`formula` must not use data-dependent transformations (poly(), scale(), ns(), ...):",
+                "each predictor must be a fixed function of its own record; transform with public constants"), call)
   y <- stats::model.response(mf)
   if (!is.numeric(y) || !is.null(dim(y))) abort("`formula` must have one numeric response", call)
   if (!all(vapply(mf[-1L], is.numeric, logical(1))))
@@ -541,7 +555,7 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   coefficients <- c(theta_u[1L] - sum(slopes * R[1L, ]), slopes)
   names(coefficients) <- c("(Intercept)", colnames(X))
   structure(list(coefficients = coefficients, epsilon = epsilon, sigma = sigma, sensitivity = sens[["joint"]],
-                 tau = tau, x_range = R, beta_max = beta_max, n = n, m = m, terms = stats::delete.response(tt),
+                 tau = tau, x_range = R, beta_max = beta_max, n = n, m = m, terms = public_terms(tt),
                  response = paste(deparse(formula[[2L]]), collapse = " "),
                  guarantee = "epsilon-DP", sampler = "mh",
                  control = unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],

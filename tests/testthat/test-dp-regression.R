@@ -937,3 +937,26 @@ test_that("scales whose squares overflow, and ranges of infinite width, are erro
   expect_error_mentions(dp_geodesic_regression(E2, x, cbind(x, x), epsilon = 1, tau = 1e200, tau_m = 1,
                                                x_range = c(0, 1), center = c(0, 0), radius = 1, control = ctl), "`tau`")
 })
+
+test_that("dp_linear_regression: no data-dependent transformations, and the release keeps no environment holding data", {
+  set.seed(4)
+  n <- 40
+  d <- data.frame(x1 = runif(n), y = rnorm(n))
+  rng <- cbind(x1 = c(0, 1))
+  for (f in list(y ~ poly(x1, 1), y ~ scale(x1))) {
+    e <- tryCatch(dp_linear_regression(f, d, epsilon = 1, tau = 1, x_range = rng, beta_max = 10), error = identity)
+    expect_s3_class(e, "riemdp_error")
+    expect_match(conditionMessage(e), "data-dependent transformations")
+  }
+  # made inside a function whose frame holds a large data set: the release
+  # (its terms) must not carry that frame
+  make <- function() {
+    big <- data.frame(x1 = runif(1e5), y = rnorm(1e5))
+    dp_linear_regression(y ~ x1, big[1:n, ], epsilon = 1, tau = 1, x_range = rng, beta_max = 10,
+                         control = mcmc_control(n_iter = 200L, burn_in = 200L, verbose = FALSE))
+  }
+  rel <- make()
+  expect_identical(environment(rel$terms), baseenv())
+  expect_lt(length(serialize(rel, NULL)), 2e4)
+  expect_length(predict(rel, data.frame(x1 = c(0.2, 0.8))), 2L)
+})
