@@ -4,7 +4,8 @@
 #   future, future.apply, progressr (parallel replication and progress),
 #   and the pandoc binary (for the vignettes).
 # `install-deps.sh site` installs instead what `make site` needs on top of
-# that (SITE_PKGS: pkgdown); check and demo never need it.
+# that (SITE_PKGS: pkgdown, and Debian's libjs-mathjax for the maths); check
+# and demo never need it.
 # Does nothing (and no apt-get update) when everything is already present.
 # Prefers Debian packages (root + apt-get), then falls back to
 # install.packages() with the repositories R is configured with.
@@ -14,9 +15,14 @@ set -euo pipefail
 RSCRIPT="${RSCRIPT:-Rscript}"
 R_PKGS=(Rcpp RcppEigen cli roxygen2 testthat shapes knitr rmarkdown future future.apply progressr)
 SITE_PKGS=(pkgdown)
+SITE=0
 if [ "${1:-}" = "site" ]; then
   R_PKGS=("${SITE_PKGS[@]}")
+  SITE=1
 fi
+# The site's maths is typeset by the Debian copy of MathJax (_pkgdown.yml
+# loads it from this path: the site is read offline, on this machine).
+MATHJAX=/usr/share/javascript/mathjax/MathJax.js
 # shapes pulls in rgl: never try to open an X11 display while probing.
 export RGL_USE_NULL=TRUE
 
@@ -46,6 +52,7 @@ missing_tools() {
   command -v make >/dev/null 2>&1 || out+=(make)
   command -v g++ >/dev/null 2>&1 || out+=(g++)
   command -v pandoc >/dev/null 2>&1 || out+=(pandoc)
+  if [ "$SITE" -eq 1 ] && [ ! -f "$MATHJAX" ]; then out+=(mathjax); fi
   printf '%s ' "${out[@]+"${out[@]}"}"
 }
 
@@ -66,6 +73,7 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
       Rscript) debs+=(r-base-core r-base-dev) ;;
       make | g++) debs+=(r-base-dev) ;;
       pandoc) debs+=(pandoc) ;;
+      mathjax) debs+=(libjs-mathjax) ;;
     esac
   done
   for p in "${miss_r[@]+"${miss_r[@]}"}"; do debs+=("$(deb_name "$p")"); done
