@@ -7,7 +7,7 @@
 ##     Rscript bench/dp-regression.R
 ## Uses only base R (system.time / proc.time); everything is fixed by
 ## set.seed(). Times are medians of repeated runs (elapsed).
-## Total runtime: about 3-5 minutes (196 s at load 3.5-5).
+## Total runtime: about 80 s on a quiet machine, 3 minutes under load.
 ##
 ## The chain (src/riemdp/sampling/mh_bundle.h, privacy/regression_kng.h),
 ## called as R/dp-regression.R calls it: riemdp:::samp_mh_regression() with
