@@ -57,7 +57,7 @@ check: deps
 
 site: deps
 	@bash tools/install-deps.sh site
-	MAKEFLAGS=-j$(JOBS) $(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(preview = FALSE)'
+	RGL_USE_NULL=TRUE MAKEFLAGS=-j$(JOBS) $(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(preview = FALSE)'
 	@echo "==> site built: $(CURDIR)/docs/index.html"
 
 bench: install

@@ -34,7 +34,16 @@ cases <- list(
     "Y <- riem_rgaussian(S2, 100, c(0, 0, 1), 0.05)",
     "r <- dp_geodesic_regression(S2, x, Y, epsilon = 1, tau = 0.2, tau_m = 0.5, x_range = c(0, 1), center = c(0, 0, 1), radius = pi / 8, control = mcmc_control(n_iter = 10, burn_in = 2e9))"),
   "gdp_mu(method = 'monte_carlo'), n*m = 5e7" = c(
-    "r <- gdp_mu(manifold_sphere(2), 0.5, 0.3, method = 'monte_carlo', control = gdp_control(n = 1e4, m = 5e3))")
+    "r <- gdp_mu(manifold_sphere(2), 0.5, 0.3, method = 'monte_carlo', control = gdp_control(n = 1e4, m = 5e3))"),
+  # the same with a cli progress bar up (verbose = TRUE: the bar is created,
+  # counted and shown at once, cli.progress_show_after = 0)
+  "riem_rlaplace(method = 'mh'), progress bar up" = c(
+    "options(cli.progress_show_after = 0)",
+    "S2 <- manifold_sphere(2)",
+    "x <- riem_rlaplace(S2, 1, c(0, 0, 1), 0.3, method = 'mh', control = mcmc_control(n_iter = 1, burn_in = 2e9, verbose = TRUE))"),
+  "gdp_mu(method = 'monte_carlo'), progress bar up" = c(
+    "options(cli.progress_show_after = 0)",
+    "r <- gdp_mu(manifold_sphere(2), 0.5, 0.3, method = 'monte_carlo', control = gdp_control(n = 1e4, m = 5e3, verbose = TRUE))")
 )
 
 # Seconds from SIGINT to the child's exit; NA if the child finished or died
