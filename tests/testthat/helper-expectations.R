@@ -193,3 +193,16 @@ expect_contract <- function(M, name = M$type, seed = 1L, n_base = 3L, n_vec = 2L
   }
   invisible(TRUE)
 }
+
+# plot(obj, ...) draws on a pdf() device without output, warnings or
+# messages, returns obj and leaves par()'s layout settings as they were.
+expect_plots_quietly <- function(obj, ...) {
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  graphics::par(mfrow = c(1, 2), mar = c(1, 2, 3, 4))
+  before <- graphics::par(no.readonly = TRUE)
+  expect_silent(out <- plot(obj, ...))
+  expect_identical(out, obj)
+  expect_identical(graphics::par(no.readonly = TRUE)[c("mfrow", "mar", "oma", "mgp")],
+                   before[c("mfrow", "mar", "oma", "mgp")])
+}

@@ -4,17 +4,6 @@
 # (the median noise distance, the curve of mu) are checked against their
 # definitions.
 
-expect_draws_quietly <- function(obj, ...) {
-  grDevices::pdf(NULL)
-  on.exit(grDevices::dev.off())
-  graphics::par(mfrow = c(1, 2), mar = c(1, 2, 3, 4))
-  before <- graphics::par(no.readonly = TRUE)
-  expect_silent(out <- plot(obj, ...))
-  expect_identical(out, obj)
-  expect_identical(graphics::par(no.readonly = TRUE)[c("mfrow", "mar", "oma", "mgp")],
-                   before[c("mfrow", "mar", "oma", "mgp")])
-}
-
 # n points within `radius` of a random centre, and that centre.
 ball_fixture <- function(M, n = 15L, radius = 0.3) {
   p <- rand_point(M)
@@ -35,19 +24,19 @@ test_that("plot() draws a private Frechet mean on every manifold, with and witho
   for (nm in names(zoo_manifolds())) {
     M <- zoo_manifolds()[[nm]]
     r <- release_fixture(M)
-    expect_draws_quietly(r$release)
-    expect_draws_quietly(r$release, data = r$X)
-    expect_draws_quietly(r$release, data = r$X, show_noise = FALSE)
+    expect_plots_quietly(r$release)
+    expect_plots_quietly(r$release, data = r$X)
+    expect_plots_quietly(r$release, data = r$X, show_noise = FALSE)
   }
   S2 <- manifold_sphere(2)
   r <- release_fixture(S2)
-  expect_draws_quietly(r$release, view = "lonlat")
-  expect_draws_quietly(r$release, data = r$X, view = "lonlat", main = "a title", cex.main = 0.9)
+  expect_plots_quietly(r$release, view = "lonlat")
+  expect_plots_quietly(r$release, data = r$X, view = "lonlat", main = "a title", cex.main = 0.9)
   for (M in list(S2, manifold_hyperbolic(2), manifold_spd(3), manifold_kendall(4), manifold_euclidean(2),
                  manifold_euclidean(5), manifold_spd(1)))
-    expect_draws_quietly(release_fixture(M, "gaussian")$release)
+    expect_plots_quietly(release_fixture(M, "gaussian")$release)
   r <- release_fixture(S2, "kng")
-  expect_draws_quietly(r$release, data = r$X)
+  expect_plots_quietly(r$release, data = r$X)
   expect_null(riemdp:::release_noise_radius(r$release))
   expect_null(riemdp:::release_noise_radius(release_fixture(manifold_spd(2))$release))
   # a release near the date line and near a pole
@@ -55,8 +44,8 @@ test_that("plot() draws a private Frechet mean on every manifold, with and witho
     centre <- centre / sqrt(sum(centre^2))
     X <- stack_points(S2, lapply(1:10, function(i) riem_exp(S2, centre, rand_tangent(S2, centre, norm = 0.2))))
     rel <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5, center = centre)
-    expect_draws_quietly(rel, view = "lonlat")
-    expect_draws_quietly(rel)
+    expect_plots_quietly(rel, view = "lonlat")
+    expect_plots_quietly(rel)
   }
 })
 
@@ -105,12 +94,12 @@ test_that("plot() draws a private linear regression with and without data", {
   rel <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200,
                               control = ctl)
   expect_identical(rel$response, "dist")
-  expect_draws_quietly(rel)
-  expect_draws_quietly(rel, data = cars)
+  expect_plots_quietly(rel)
+  expect_plots_quietly(rel, data = cars)
   rel2 <- dp_linear_regression(log(mpg) ~ wt + hp, mtcars, epsilon = 1, tau = 1,
                                x_range = list(wt = c(1, 6), hp = c(50, 350)), beta_max = 5, control = ctl)
-  expect_draws_quietly(rel2)
-  expect_draws_quietly(rel2, data = mtcars)
+  expect_plots_quietly(rel2)
+  expect_plots_quietly(rel2, data = mtcars)
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_error_mentions(plot(rel, data = as.matrix(cars)), "`data`")
@@ -145,14 +134,14 @@ test_that("gdp_mu_curve() is gdp_mu() on a grid, decreasing on S^2, with the tar
   expect_match(out[1], "mu against sigma", fixed = TRUE)
   expect_true(any(grepl("target mu = 1", out, fixed = TRUE)))
   expect_output(print(default), "rows shown")
-  expect_draws_quietly(curve)
-  expect_draws_quietly(curve, log = "xy")
-  expect_draws_quietly(default, main = "S^2")
-  expect_draws_quietly(H2)
+  expect_plots_quietly(curve)
+  expect_plots_quietly(curve, log = "xy")
+  expect_plots_quietly(default, main = "S^2")
+  expect_plots_quietly(H2)
   set.seed(805)
   mc <- gdp_mu_curve(S2, 0.5, sigma = c(0.5, 1), method = "monte_carlo", control = gdp_control(n = 200, m = 5))
   expect_true(all(mc$se > 0))
-  expect_draws_quietly(mc)
+  expect_plots_quietly(mc)
   expect_error_mentions(gdp_mu_curve(S2, 0.5, sigma = 1), "`sigma`")
   expect_error_mentions(gdp_mu_curve(S2, 0.5, sigma = c(1, -1)), "`sigma`")
   expect_error_mentions(gdp_mu_curve(S2, 0.5, sigma = c(1, NA)), "`sigma`")
@@ -167,11 +156,11 @@ test_that("plot() draws a privacy budget in epsilon and in mu", {
   b <- dp_budget(total = c(epsilon = 2))
   b <- dp_spend(b, epsilon = 0.5, label = "mean")
   b <- dp_spend(b, epsilon = 1, label = "regression")
-  expect_draws_quietly(b)
-  expect_draws_quietly(b, main = "budget", las = 2)
+  expect_plots_quietly(b)
+  expect_plots_quietly(b, main = "budget", las = 2)
   m <- dp_spend(dp_spend(dp_budget(total = c(mu = 2)), mu = 0.5), epsilon = 1)
-  expect_draws_quietly(m)
-  expect_draws_quietly(dp_spend(dp_budget(), mu = 1))
+  expect_plots_quietly(m)
+  expect_plots_quietly(dp_spend(dp_budget(), mu = 1))
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_error_mentions(plot(dp_budget()), c("`x`", "no entries"))

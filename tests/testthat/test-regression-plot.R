@@ -15,17 +15,6 @@ plot_fixture <- function(M, n = 20L, m = 1L) {
   geodesic_regression(M, if (m == 1L) X[, 1] else X, Y)
 }
 
-expect_plots_quietly <- function(fit, ...) {
-  grDevices::pdf(NULL)
-  on.exit(grDevices::dev.off())
-  graphics::par(mfrow = c(1, 2), mar = c(1, 2, 3, 4))
-  before <- graphics::par(no.readonly = TRUE)
-  expect_silent(out <- plot(fit, ...))
-  expect_identical(out, fit)
-  expect_identical(graphics::par(no.readonly = TRUE)[c("mfrow", "mar", "oma", "mgp")],
-                   before[c("mfrow", "mar", "oma", "mgp")])
-}
-
 test_that("plot() draws a fit on every manifold without warnings and restores par()", {
   set.seed(701)
   for (nm in names(zoo_manifolds())) {
