@@ -499,6 +499,9 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
                                  control = mcmc_control(n_iter = 5000L, burn_in = 5000L), diagnostics = FALSE) {
   call <- call_without_data(match.call(), "data", "dp_linear_regression")
+  # under do.call() the call holds the formula object, with its environment
+  # (which may hold the data): keep the bare expression
+  if (inherits(call$formula, "formula")) call$formula <- `attributes<-`(call$formula, NULL)
   if (!inherits(formula, "formula")) abort("`formula` must be a model formula, e.g. y ~ x", call)
   if (!is.data.frame(data)) abort("`data` must be a data frame", call)
   check_control(control, call)
@@ -513,6 +516,9 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
                  error = function(e) abort("`data` must hold the variables of `formula`, without missing values", call))
   tt <- attr(mf, "terms")
   if (attr(tt, "intercept") != 1L) abort("`formula` must keep the intercept (the release fits one)", call)
+  # model.matrix() drops offsets: the fit would silently ignore them
+  if (!is.null(attr(tt, "offset")))
+    abort("`formula` must not have an offset(): the release fits no offset; subtract it from the response instead", call)
   # poly(), scale(), splines::ns() ... store constants computed from all the
   # records (predvars): every record's covariates would then depend on the
   # others, which the sensitivity bound does not allow
@@ -626,9 +632,13 @@ print.summary.riemdp_linear_release <- function(x, digits = max(3L, getOption("d
 predict.riemdp_linear_release <- function(object, newdata, ...) {
   call <- sys.call()
   if (missing(newdata) || !is.data.frame(newdata)) abort("`newdata` must be a data frame with the predictors", call)
-  mf <- tryCatch(stats::model.frame(object$terms, newdata, na.action = stats::na.pass),
+  # the release's terms hold no environment: functions of the formula are
+  # looked up from the caller
+  tt <- object$terms
+  environment(tt) <- parent.frame()
+  mf <- tryCatch(stats::model.frame(tt, newdata, na.action = stats::na.pass),
                  error = function(e) abort("`newdata` must hold the predictors of the release", call))
-  drop(stats::model.matrix(object$terms, mf) %*% object$coefficients)
+  drop(stats::model.matrix(tt, mf) %*% object$coefficients)
 }
 
 #' @export

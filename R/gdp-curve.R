@@ -39,7 +39,8 @@ gdp_mu_curve <- function(M, sensitivity, sigma = NULL, mu = NULL, method = "auto
   sensitivity <- gdp_check_sensitivity(M, sensitivity, call)
   check_gdp_control(control, call)
   method <- gdp_resolve_method(method, sp, M, control, call)
-  if (is.null(sigma)) {
+  default_grid <- is.null(sigma)
+  if (default_grid) {
     sigma <- sensitivity * 2^seq(-3, 3, length.out = 25)
   } else {
     if (!is.numeric(sigma) || length(sigma) < 2L || anyNA(sigma) || any(!is.finite(sigma)) || any(sigma <= 0))
@@ -47,14 +48,26 @@ gdp_mu_curve <- function(M, sensitivity, sigma = NULL, mu = NULL, method = "auto
     sigma <- sort(unique(as.double(sigma)))
     if (length(sigma) < 2L) abort("`sigma` must hold at least two different rates", call)
   }
-  fits <- lapply(sigma, function(s) gdp_compute(M, s, sensitivity, method, control, numeric(0), call)$fit)
+  # a rate of the grid whose mu cannot be computed: name the argument that set it
+  grid_error <- function(s, e) {
+    abort(if (default_grid)
+            sprintf("`sensitivity` = %s puts sigma = %s on the default grid (sensitivity * 2^(-3..3)), where mu cannot be computed (%s); give `sigma`",
+                    format(sensitivity), format(s, digits = 6), conditionMessage(e))
+          else sprintf("`sigma` holds %s, where mu cannot be computed (%s)", format(s, digits = 6), conditionMessage(e)),
+          call)
+  }
+  fits <- lapply(sigma, function(s) tryCatch(gdp_compute(M, s, sensitivity, method, control, numeric(0), call)$fit,
+                                             riemdp_error = function(e) grid_error(s, e)))
   target <- NULL
   if (!is.null(mu)) {
     mu <- check_positive(mu, "mu", call)
     if (!method %in% c("closed_form", "algorithm1", "quadrature"))
       abort(sprintf("`mu` is marked through gdp_sigma(), which needs a deterministic method; `method` = \"%s\" is random",
                     method), call)
-    s <- gdp_sigma(M, mu, sensitivity, method = method, control = control)
+    s <- tryCatch(gdp_sigma(M, mu, sensitivity, method = method, control = control), riemdp_error = function(e) {
+      msg <- conditionMessage(e)
+      abort(if (grepl("`mu`", msg, fixed = TRUE)) msg else sprintf("`mu` = %s cannot be marked: %s", format(mu), msg), call)
+    })
     target <- list(mu = mu, sigma = as.double(s), mu_achieved = attr(s, "mu"))
   }
   structure(list(sigma = sigma, mu = vapply(fits, function(f) f$mu, 0), se = vapply(fits, function(f) f$se, 0),

@@ -127,7 +127,9 @@ release_noise_radius <- function(x) {
 
 radial_median <- function(M, kernel, sigma) {
   d <- M$dim
-  if (M$type == "euclidean" || (M$type == "hyperbolic" && d == 1L))
+  # sigma far below the curvature scale: the law is flat to O(sigma^2) (and
+  # the grid below would underflow)
+  if (M$type == "euclidean" || (M$type == "hyperbolic" && d == 1L) || sigma < 1e-6)
     return(if (kernel == "laplace") stats::qgamma(0.5, shape = d, scale = sigma)
            else sigma * sqrt(stats::qchisq(0.5, df = d)))
   log_kernel <- if (kernel == "laplace") function(r) -r / sigma else function(r) -r^2 / (2 * sigma^2)
@@ -531,7 +533,7 @@ plot.riemdp_linear_release <- function(x, data = NULL, main = NULL, ...) {
   # the mechanism's units: fit at the lower corner, change across each range
   to_unit <- function(b) c(b[1L] + sum(b[-1L] * R[1L, ]), b[-1L] * width)
   theta <- to_unit(beta)
-  obs <- if (!is.null(data)) linear_release_data(x, data, call)
+  obs <- if (!is.null(data)) linear_release_data(x, data, call, parent.frame())
   ls_theta <- if (!is.null(obs)) to_unit(obs$ls)
   ctx <- list(main = main %||% sprintf("Private linear regression (n = %d)", x$n), dots = named_dots(list(...)),
               subtitle = sprintf("epsilon = %s, n = %d, tau = %s, beta_max = %s", format(x$epsilon, digits = 3), x$n,
@@ -597,19 +599,27 @@ plot.riemdp_linear_release <- function(x, data = NULL, main = NULL, ...) {
 }
 
 # The response and predictors of a linear release in `data`, with the
-# least-squares coefficients.
-linear_release_data <- function(x, data, call) {
+# least-squares coefficients. `env`: where the formula's functions are looked
+# up (the release's terms hold no environment).
+linear_release_data <- function(x, data, call, env = parent.frame()) {
   response <- x$response %||% {
     f <- x$call$formula
     if (is.call(f) && identical(f[[1L]], as.name("~")) && length(f) == 3L) paste(deparse(f[[2L]]), collapse = " ")
     else abort("`x` does not name its response; refit it with dp_linear_regression()", call)
   }
-  mf <- tryCatch(stats::model.frame(x$terms, data, na.action = stats::na.fail),
+  tt <- x$terms
+  environment(tt) <- env
+  mf <- tryCatch(stats::model.frame(tt, data, na.action = stats::na.fail),
                  error = function(e) abort("`data` must hold the predictors of the release, without missing values", call))
-  X <- stats::model.matrix(x$terms, mf)[, -1L, drop = FALSE]
-  y <- tryCatch(eval(str2lang(response), data, environment(x$terms)),
+  X <- stats::model.matrix(tt, mf)[, -1L, drop = FALSE]
+  y <- tryCatch(eval(str2lang(response), data, env),
                 error = function(e) abort(sprintf("`data` must hold the response `%s` of the release", response), call))
   if (!is.numeric(y) || length(y) != nrow(X) || !all(is.finite(y)) || !all(is.finite(X)))
     abort(sprintf("`data` must hold finite values of the response `%s` and of the predictors", response), call)
-  list(x = X, y = as.double(y), response = response, ls = as.double(stats::lm.fit(cbind(1, X), y)$coefficients))
+  # lm() needs as many rows as coefficients and predictors that vary
+  ls <- if (nrow(X) >= ncol(X) + 1L) as.double(stats::lm.fit(cbind(1, X), y)$coefficients) else NA_real_
+  if (anyNA(ls))
+    abort(sprintf("`data` must hold at least %d rows, with predictors that vary: lm() of the data (drawn beside the release) is not determined",
+                  ncol(X) + 1L), call)
+  list(x = X, y = as.double(y), response = response, ls = ls)
 }
