@@ -470,7 +470,13 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' [dp_geodesic_regression()] for the sampler and `diagnostics`.
 #'
 #' @param formula A model formula `response ~ predictors` with numeric
-#'   predictors and an intercept.
+#'   predictors and an intercept. Each predictor must be a fixed function of
+#'   its own record (`log(x)`, `I(x^2)`, `x:z` are fine): transformations
+#'   whose constants come from all the records (`poly()`, `scale()`,
+#'   `splines::ns()`) and `offset()` terms are refused. Expressions such as
+#'   `I(x - mean(x))` cannot be detected and break the guarantee: centre
+#'   with a public constant instead. The release keeps the formula without
+#'   its environment; `predict()` looks its functions up from the caller.
 #' @param data A data frame holding the variables of `formula`.
 #' @param epsilon Privacy budget \eqn{\epsilon > 0}.
 #' @param tau Public clip of the absolute residuals.
