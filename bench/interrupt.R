@@ -8,7 +8,7 @@
 # or in R_LIBS):
 #   Rscript bench/interrupt.R [reps] [delay]
 # reps: repetitions per case (default 3); delay: seconds between the child
-# entering the call and SIGINT (default 1.5). Needs processx and signals
+# entering the call and SIGINT (default 1.5). Needs POSIX signals
 # (not Windows). The child is a non-interactive Rscript, where an interrupt
 # ends the process: the time to exit bounds the time to the prompt of an
 # interactive session (the same unwinding, minus R's shutdown).
@@ -17,7 +17,6 @@ args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args) >= 1) as.integer(args[1]) else 3L
 delay <- if (length(args) >= 2) as.numeric(args[2]) else 1.5
 if (.Platform$OS.type == "windows") stop("bench/interrupt.R needs POSIX signals")
-if (!requireNamespace("processx", quietly = TRUE)) stop("bench/interrupt.R needs the processx package")
 
 cases <- list(
   "riem_rlaplace(method = 'mh'), n_iter 2e9" = c(
@@ -46,39 +45,13 @@ cases <- list(
     "r <- gdp_mu(manifold_sphere(2), 0.5, 0.3, method = 'monte_carlo', control = gdp_control(n = 1e4, m = 5e3, verbose = TRUE))")
 )
 
-# Seconds from SIGINT to the child's exit; NA if the child finished or died
-# before the signal, Inf if it ignored it for `patience` seconds.
-time_to_exit <- function(code, delay, patience = 30) {
-  dir <- tempfile("riemdp-int-")
-  dir.create(dir)
-  on.exit(unlink(dir, recursive = TRUE), add = TRUE)
-  started <- file.path(dir, "started")
-  script <- file.path(dir, "child.R")
-  writeLines(c(
-    sprintf(".libPaths(%s)", paste(deparse(.libPaths()), collapse = "")),
-    "suppressPackageStartupMessages(library(riemdp))",
-    "set.seed(1)",
-    head(code, -1),
-    sprintf("file.create(%s)", deparse(started)),
-    tail(code, 1)
-  ), script)
-  p <- processx::process$new(file.path(R.home("bin"), "Rscript"), c("--vanilla", script),
-                             stdout = NULL, stderr = NULL, cleanup = TRUE)
-  on.exit(if (p$is_alive()) p$kill(), add = TRUE)
-  t_start <- Sys.time()
-  while (!file.exists(started)) {
-    if (!p$is_alive()) return(NA_real_)
-    if (difftime(Sys.time(), t_start, units = "secs") > 120) stop("the child did not start")
-    Sys.sleep(0.01)
-  }
-  Sys.sleep(delay)
-  if (!p$is_alive()) return(NA_real_)
-  t0 <- Sys.time()
-  p$interrupt()                      # SIGINT
-  p$wait(timeout = patience * 1000)
-  if (p$is_alive()) return(Inf)
-  as.numeric(difftime(Sys.time(), t0, units = "secs"))
-}
+# Seconds from SIGINT to the child's exit (NA if the child finished or died
+# before the signal, Inf if it ignored it for `patience` seconds): the
+# tests' harness, with the case's last line as the call and the lines before
+# it run before the clock starts.
+source(file.path("tests", "testthat", "helper-interrupt.R"))
+time_to_exit <- function(code, delay, patience = 30)
+  time_to_exit_after_sigint(tail(code, 1), delay, patience, setup = head(code, -1))$elapsed
 
 cat(sprintf("riemdp %s; SIGINT %.1f s after the call starts; %d repetitions; target < 0.5 s\n\n",
             format(utils::packageVersion("riemdp")), delay, reps))

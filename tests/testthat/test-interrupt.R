@@ -4,68 +4,6 @@
 # must exit within a few seconds (the target is 0.5 s; before the checks the
 # chains ran to their end, ~60 s and more).
 
-# Is the process alive (a zombie, which an init that does not reap may leave,
-# counts as gone)?
-process_alive <- function(pid) {
-  stat <- sprintf("/proc/%d/stat", pid)
-  if (dir.exists("/proc")) {
-    s <- tryCatch(readLines(stat, warn = FALSE), error = function(e) character())
-    if (!length(s)) return(FALSE)
-    state <- strsplit(sub("^.*\\) ", "", s[1]), " ")[[1]][1]
-    return(!identical(state, "Z"))
-  }
-  isTRUE(tools::pskill(pid, 0L))
-}
-
-# Runs `code` (lines of R) in a child Rscript with riemdp loaded from this
-# library; sends SIGINT `delay` seconds after the child reports its pid (just
-# before `code`); returns the seconds from SIGINT to the child's exit (Inf if
-# it had not exited after `patience` seconds: it is then killed) and whether
-# the child got past `code`, and (with `output = TRUE`) the child's standard
-# output.
-time_to_exit_after_sigint <- function(code, delay = 1, patience = 20, output = FALSE) {
-  dir <- tempfile("riemdp-sigint-")
-  dir.create(dir)
-  on.exit(unlink(dir, recursive = TRUE), add = TRUE)
-  pid_file <- file.path(dir, "pid")
-  done_file <- file.path(dir, "finished")
-  script <- file.path(dir, "child.R")
-  out_file <- file.path(dir, "stdout")
-  writeLines(c(
-    sprintf(".libPaths(%s)", paste(deparse(.libPaths()), collapse = "")),
-    "suppressPackageStartupMessages(library(riemdp))",
-    "set.seed(1)",
-    sprintf("writeLines(as.character(Sys.getpid()), %s)", deparse(pid_file)),
-    code,
-    sprintf("writeLines('yes', %s)", deparse(done_file))
-  ), script)
-  system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", shQuote(script)),
-          wait = FALSE, stdout = if (output) out_file else FALSE, stderr = FALSE)
-  t_wait <- Sys.time()
-  while (!file.exists(pid_file) || length(readLines(pid_file, warn = FALSE)) == 0L) {
-    if (difftime(Sys.time(), t_wait, units = "secs") > 120) stop("the child R process did not start")
-    Sys.sleep(0.05)
-  }
-  pid <- as.integer(readLines(pid_file, warn = FALSE)[1])
-  Sys.sleep(delay)
-  t0 <- Sys.time()
-  tools::pskill(pid, tools::SIGINT)
-  elapsed <- Inf
-  repeat {
-    if (!process_alive(pid)) {
-      elapsed <- as.numeric(difftime(Sys.time(), t0, units = "secs"))
-      break
-    }
-    if (difftime(Sys.time(), t0, units = "secs") > patience) {
-      tools::pskill(pid, tools::SIGKILL)  # leave no chain running
-      break
-    }
-    Sys.sleep(0.01)
-  }
-  list(elapsed = elapsed, finished = file.exists(done_file),
-       output = if (output && file.exists(out_file)) readLines(out_file, warn = FALSE) else character())
-}
-
 test_that("a long Metropolis-Hastings chain stops within seconds of SIGINT", {
   skip_on_cran()
   skip_on_os("windows")

@@ -191,6 +191,25 @@ test_that("l1 converges (smoothing radius 1e-6, weighted rounding floor) to a mi
   }
 })
 
+# GeodRegr's calvaria (rat skulls, 8 landmarks; configurations 101-104
+# corrupted): configurations `keep` with ages centred (per 100 days) in
+# riemdp's layout, GeodRegr's fit with `loss` (c = 2 Huber, 6 Tukey) and its
+# fitted shapes in riemdp's layout.
+calvaria_case <- function(keep, loss) {
+  data("calvaria", package = "GeodRegr", envir = environment())
+  x <- calvaria$x[keep]
+  x <- (x - mean(x)) / 100
+  c0 <- if (loss == "huber") 2 else 6
+  g <- suppressWarnings(GeodRegr::geo_reg("kendall", x, calvaria$y[, keep], loss, c = c0,
+                                          p_tol = 1e-12, V_tol = 1e-12, max_iter = 5000))
+  list(x = x, c = c0, g = g,
+       Y = vapply(keep, function(i) cbind(Re(calvaria$y[, i]), Im(calvaria$y[, i])), matrix(0, 8, 2)),
+       pred_g = vapply(x, function(xi) {
+         z <- GeodRegr::exp_map("kendall", g$p, g$V * xi)
+         cbind(Re(z), Im(z))
+       }, matrix(0, 8, 2)))
+}
+
 test_that("robust fits match GeodRegr's geo_reg() on the sphere and Kendall's space", {
   skip_if_not_installed("GeodRegr")
   skip_on_cran()
@@ -223,23 +242,16 @@ test_that("robust fits match GeodRegr's geo_reg() on the sphere and Kendall's sp
   # 101-104 corrupted), a subset with two corrupted ones (GeodRegr's descent is
   # slow: 2-8 minutes on 44 shapes), ages centred. GeodRegr's Kendall
   # representation: complex preshapes, aligned in its log map (as riemdp's).
-  data("calvaria", package = "GeodRegr", envir = environment())
   K8 <- manifold_kendall(8)
-  keep <- c(seq(1, 40, by = 3), 101:102)
-  x <- calvaria$x[keep]
-  x <- (x - mean(x)) / 100
-  Y <- vapply(keep, function(i) cbind(Re(calvaria$y[, i]), Im(calvaria$y[, i])), matrix(0, 8, 2))
   xi <- sqrt(qchisq(0.5, K8$dim))
   for (loss in c("huber", "tukey")) {
-    c0 <- if (loss == "huber") 2 else 6
-    g <- suppressWarnings(GeodRegr::geo_reg("kendall", x, calvaria$y[, keep], loss, c = c0,
-                                            p_tol = 1e-12, V_tol = 1e-12, max_iter = 5000))
+    cal <- calvaria_case(c(seq(1, 40, by = 3), 101:102), loss)
+    x <- cal$x
+    Y <- cal$Y
+    c0 <- cal$c
+    pred_g <- cal$pred_g
     fit <- geodesic_regression(K8, x, Y, loss = loss, c = c0)
     expect_true(fit$converged)
-    pred_g <- vapply(x, function(xi) {
-      z <- GeodRegr::exp_map("kendall", g$p, g$V * xi)
-      cbind(Re(z), Im(z))
-    }, matrix(0, 8, 2))
     expect_lt(max(riem_dist(K8, fitted(fit), pred_g)), 1e-6)
     # the same concurrent scale (GeodRegr's: median residual / xi at its fit)
     expect_equal(fit$scale, median(riem_dist(K8, pred_g, Y)) / xi, tolerance = 1e-6)
@@ -250,23 +262,15 @@ test_that("all 44 calvaria shapes: Huber matches GeodRegr; Tukey, GeodRegr stops
   # Slow (GeodRegr: about 2 + 8 minutes): RIEMDP_SLOW_TESTS=true to run.
   skip_if_not(identical(Sys.getenv("RIEMDP_SLOW_TESTS"), "true"), "RIEMDP_SLOW_TESTS is not true")
   skip_if_not_installed("GeodRegr")
-  data("calvaria", package = "GeodRegr", envir = environment())
   K8 <- manifold_kendall(8)
-  keep <- c(1:40, 101:104)
-  x <- calvaria$x[keep]
-  x <- (x - mean(x)) / 100
-  Y <- vapply(keep, function(i) cbind(Re(calvaria$y[, i]), Im(calvaria$y[, i])), matrix(0, 8, 2))
-  xi <- sqrt(qchisq(0.5, K8$dim))
   for (loss in c("huber", "tukey")) {
-    c0 <- if (loss == "huber") 2 else 6
-    g <- suppressWarnings(GeodRegr::geo_reg("kendall", x, calvaria$y[, keep], loss, c = c0,
-                                            p_tol = 1e-12, V_tol = 1e-12, max_iter = 5000))
-    gp <- cbind(Re(g$p), Im(g$p))
-    gV <- cbind(Re(g$V), Im(g$V))
-    pred_g <- vapply(x, function(xi) {
-      z <- GeodRegr::exp_map("kendall", g$p, g$V * xi)
-      cbind(Re(z), Im(z))
-    }, matrix(0, 8, 2))
+    cal <- calvaria_case(c(1:40, 101:104), loss)
+    x <- cal$x
+    Y <- cal$Y
+    c0 <- cal$c
+    pred_g <- cal$pred_g
+    gp <- cbind(Re(cal$g$p), Im(cal$g$p))
+    gV <- cbind(Re(cal$g$V), Im(cal$g$V))
     fit <- geodesic_regression(K8, x, Y, loss = loss, c = c0)
     expect_true(fit$converged)
     # started at GeodRegr's answer, riemdp stays there: a stationary point of
