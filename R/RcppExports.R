@@ -73,6 +73,10 @@ samp_radial <- function(M, n, kernel, sigma) {
     .Call(`_riemdp_samp_radial`, M, n, kernel, sigma)
 }
 
+radial_log_density <- function(M, kernel, sigma, r) {
+    .Call(`_riemdp_radial_log_density`, M, kernel, sigma, r)
+}
+
 samp_spd <- function(M, eta, n, kernel, sigma, control, init) {
     .Call(`_riemdp_samp_spd`, M, eta, n, kernel, sigma, control, init)
 }

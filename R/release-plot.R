@@ -132,16 +132,11 @@ radial_median <- function(M, kernel, sigma) {
   if (M$type == "euclidean" || (M$type == "hyperbolic" && d == 1L) || sigma < 1e-6)
     return(if (kernel == "laplace") stats::qgamma(0.5, shape = d, scale = sigma)
            else sigma * sqrt(stats::qchisq(0.5, df = d)))
-  log_kernel <- if (kernel == "laplace") function(r) -r / sigma else function(r) -r^2 / (2 * sigma^2)
-  log_area <- switch(M$type,
-    sphere = if (d == 1L) function(r) 0 * r else function(r) (d - 1) * log(sin(r)),
-    hyperbolic = function(r) (d - 1) * (r + log1p(-exp(-2 * r)) - log(2)),  # log sinh r
-    kendall = function(r) (2 * (M$k - 2) - 1) * log(sin(r)) + log(cos(r)))
+  lf <- function(r) radial_log_density(M, kernel, sigma, r)  # kernel + log area (C++ core)
   # the grid ends where the log density has fallen 60 below its maximum (or
   # at the end of the support: pi on the sphere, pi/2 on kendall), so that it
   # resolves the law at every sigma
   bound <- switch(M$type, sphere = pi, kendall = pi / 2, Inf)
-  lf <- function(r) log_kernel(r) + log_area(r)
   upper <- 4 * sigma
   for (i in seq_len(60L)) {
     if (upper >= bound) {
@@ -153,8 +148,7 @@ radial_median <- function(M, kernel, sigma) {
     upper <- 2 * upper
   }
   g <- seq(0, upper, length.out = 20001)
-  v <- log_kernel(g) + log_area(g)
-  v[!is.finite(v)] <- -Inf
+  v <- lf(g)
   w <- exp(v - max(v))
   cum <- c(0, cumsum((w[-1L] + w[-length(w)]) / 2 * diff(g)))
   stats::approx(cum / cum[length(cum)], g, 0.5, ties = "ordered")$y

@@ -243,6 +243,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// radial_log_density
+Rcpp::NumericVector radial_log_density(Rcpp::List M, std::string kernel, double sigma, Rcpp::NumericVector r);
+RcppExport SEXP _riemdp_radial_log_density(SEXP MSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP rSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type r(rSEXP);
+    rcpp_result_gen = Rcpp::wrap(radial_log_density(M, kernel, sigma, r));
+    return rcpp_result_gen;
+END_RCPP
+}
 // samp_spd
 Rcpp::List samp_spd(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, Rcpp::List control, SEXP init);
 RcppExport SEXP _riemdp_samp_spd(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP controlSEXP, SEXP initSEXP) {
@@ -652,6 +665,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_num_sincos_batch", (DL_FUNC) &_riemdp_num_sincos_batch, 1},
     {"_riemdp_samp_exact", (DL_FUNC) &_riemdp_samp_exact, 7},
     {"_riemdp_samp_radial", (DL_FUNC) &_riemdp_samp_radial, 4},
+    {"_riemdp_radial_log_density", (DL_FUNC) &_riemdp_radial_log_density, 4},
     {"_riemdp_samp_spd", (DL_FUNC) &_riemdp_samp_spd, 7},
     {"_riemdp_samp_spd_exact", (DL_FUNC) &_riemdp_samp_spd_exact, 6},
     {"_riemdp_samp_spd_log_eigen", (DL_FUNC) &_riemdp_samp_spd_log_eigen, 5},

@@ -92,6 +92,21 @@ Rcpp::NumericVector samp_radial(Rcpp::List M, int n, std::string kernel, double 
   return out;
 }
 
+// Log density of r = dist(eta, x) under a radial mechanism, up to its
+// constant: the kernel plus the log area of geodesic spheres (DESIGN §3),
+// -Inf outside (0, inj). For quantiles of the law (release plots). Internal.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector radial_log_density(Rcpp::List M, std::string kernel, double sigma, Rcpp::NumericVector r) {
+  auto m = make_manifold(M);
+  const RadialKernel k{kernel_kind(kernel), sigma};
+  const double inj = m->injectivity_radius();
+  Rcpp::NumericVector out(r.size());
+  for (R_xlen_t i = 0; i < r.size(); ++i)
+    out[i] = r[i] > 0.0 && r[i] < inj ? k.h(r[i]) + m->log_volume_density(r[i])
+                                      : -std::numeric_limits<double>::infinity();
+  return out;
+}
+
 // SPD: exact Haar directions, MH on the log-eigenvalues (started at a draw of
 // a public law unless init is given).
 // [[Rcpp::export]]
