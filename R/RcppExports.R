@@ -65,6 +65,10 @@ num_sincos_batch <- function(L) {
     .Call(`_riemdp_num_sincos_batch`, L)
 }
 
+num_lanes_isa <- function(force = -2L) {
+    .Call(`_riemdp_num_lanes_isa`, force)
+}
+
 samp_exact <- function(M, eta, n, kernel, sigma, by_row, verbose = FALSE) {
     .Call(`_riemdp_samp_exact`, M, eta, n, kernel, sigma, by_row, verbose)
 }

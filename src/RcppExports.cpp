@@ -212,6 +212,16 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// num_lanes_isa
+Rcpp::List num_lanes_isa(int force);
+RcppExport SEXP _riemdp_num_lanes_isa(SEXP forceSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< int >::type force(forceSEXP);
+    rcpp_result_gen = Rcpp::wrap(num_lanes_isa(force));
+    return rcpp_result_gen;
+END_RCPP
+}
 // samp_exact
 Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, bool by_row, bool verbose);
 RcppExport SEXP _riemdp_samp_exact(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP by_rowSEXP, SEXP verboseSEXP) {
@@ -663,6 +673,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_geom_jacobi_adjoint", (DL_FUNC) &_riemdp_geom_jacobi_adjoint, 4},
     {"_riemdp_geom_dist_matrix", (DL_FUNC) &_riemdp_geom_dist_matrix, 4},
     {"_riemdp_num_sincos_batch", (DL_FUNC) &_riemdp_num_sincos_batch, 1},
+    {"_riemdp_num_lanes_isa", (DL_FUNC) &_riemdp_num_lanes_isa, 1},
     {"_riemdp_samp_exact", (DL_FUNC) &_riemdp_samp_exact, 7},
     {"_riemdp_samp_radial", (DL_FUNC) &_riemdp_samp_radial, 4},
     {"_riemdp_radial_log_density", (DL_FUNC) &_riemdp_radial_log_density, 4},

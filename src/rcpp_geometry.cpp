@@ -349,21 +349,39 @@ Rcpp::NumericVector geom_dist_matrix(Rcpp::List M, Rcpp::List X, Rcpp::Nullable<
 }
 
 // sincos_batch() (the S^2 regression pass's sine and cosine) on 0 <= L <= 1e5,
-// for the tests: a 2-column matrix (sin, cos). Internal.
+// for the tests: a 2-column matrix (sin, cos); libm where the compiler has
+// no vector extensions (the pass is not used there). Internal.
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericMatrix num_sincos_batch(Rcpp::NumericVector L) {
   const R_xlen_t n = L.size();
   Rcpp::NumericMatrix out(n, 2);
-  using Arr = Eigen::Array<double, 8, 1>;
-  for (R_xlen_t i0 = 0; i0 < n; i0 += 8) {
-    Arr a = Arr::Zero(), s, c;
-    const int len = static_cast<int>(std::min<R_xlen_t>(8, n - i0));
-    for (int k = 0; k < len; ++k) a[k] = L[i0 + k];
-    sincos_batch<Arr>(a, s, c);
+#if defined(RIEMDP_LANES)
+  using T = S2LanesDefault;
+  constexpr int w = lanes::lane_count<T>::value;
+  for (R_xlen_t i0 = 0; i0 < n; i0 += w) {
+    T a = lanes::constant<T>(0.0), s, c;
+    const int len = static_cast<int>(std::min<R_xlen_t>(w, n - i0));
+    for (int k = 0; k < len; ++k) lanes::set_lane(a, k, L[i0 + k]);
+    sincos_batch<T>(a, s, c);
     for (int k = 0; k < len; ++k) {
-      out(i0 + k, 0) = s[k];
-      out(i0 + k, 1) = c[k];
+      out(i0 + k, 0) = lanes::lane(s, k);
+      out(i0 + k, 1) = lanes::lane(c, k);
     }
   }
+#else
+  for (R_xlen_t i = 0; i < n; ++i) {
+    out(i, 0) = std::sin(L[i]);
+    out(i, 1) = std::cos(L[i]);
+  }
+#endif
   return out;
+}
+
+// The instruction set of the vectorised kernels (lanes.h): the best the CPU
+// has (0 the compiler's default, 1 AVX2); with force >= 0, use at most that
+// one from now on (-1: the best again). For the tests. Internal.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List num_lanes_isa(int force = -2) {
+  if (force >= -1) lanes::forced_isa() = force;
+  return Rcpp::List::create(Rcpp::Named("best") = lanes::best_isa(), Rcpp::Named("used") = lanes::isa());
 }

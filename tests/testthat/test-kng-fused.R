@@ -223,3 +223,63 @@ test_that("the batched S^2 pass agrees at long shooting vectors (sincos_batch's 
     }
   }
 })
+
+test_that("the S^2 pass gives the same bits on every instruction set the CPU has (lanes.h)", {
+  # best = 1 where the CPU has AVX2 (this machine: the comparison runs); the
+  # compiler's default (2-lane vectors) is always there
+  isa <- riemdp:::num_lanes_isa()
+  on.exit(riemdp:::num_lanes_isa(-1L))
+  expect_true(isa$best %in% c(0L, 1L))
+  expect_identical(isa$used, isa$best)
+  set.seed(811)
+  M <- manifold_sphere(2)
+  cases <- list()
+  for (n in c(5, 7, 20, 70)) cases[[length(cases) + 1]] <- sphere_case(3, n, 1)
+  # the cut locus (exact antipode at x = 0), negative covariates, v = 0
+  cs <- sphere_case(3, 20, 1)
+  cs$p <- c(1, 0, 0); cs$V <- matrix(sph_tangent(cs$p, 0.6), 3, 1)
+  cs$x[1, ] <- 0; cs$Y[1, ] <- -cs$p
+  cases[[length(cases) + 1]] <- cs
+  cs <- sphere_case(3, 30, 1); cs$x[, 1] <- 2 * cs$x[, 1] - 1
+  cases[[length(cases) + 1]] <- cs
+  cs <- sphere_case(3, 30, 1); cs$V[] <- 0
+  cases[[length(cases) + 1]] <- cs
+  for (cs in cases) {
+    for (tau in c(0.05, pi / 6, 0.6, Inf)) {
+      vals <- vapply(0:isa$best, function(k) {
+        riemdp:::num_lanes_isa(k)
+        fused_grad_norm(M, cs$Y, cs$x, cs$p, cs$V, tau)
+      }, 0)
+      riemdp:::num_lanes_isa(-1L)
+      expect_true(all(is.finite(vals)))
+      expect_identical(vals, rep(vals[1], length(vals)))
+      b <- general_grad_norm(M, cs$Y, cs$x, cs$p, cs$V, tau, "joint", euclid_inner)
+      expect_lt(rel_err(vals[1], b), 1e-12)
+    }
+  }
+})
+
+test_that("the S^2 pass agrees with the general path at the clip's two formulas and at tiny v", {
+  # tau <= pi/6: the clip from s = sin(theta) (asin's rational); above, the
+  # chord angle; residuals on both sides of tau, negative covariates; v = 0
+  # and |v| = 1e-200 (1/|v| overflows: the sinc branch)
+  set.seed(812)
+  M <- manifold_sphere(2)
+  for (k in 1:3) {
+    cs <- sphere_case(3, 40, 1)
+    cs$x[, 1] <- 3 * cs$x[, 1] - 1
+    for (tau in c(1e-3, 0.02, 0.3, pi / 6 - 1e-9, pi / 6 + 1e-9, 1, 3)) {
+      a <- fused_grad_norm(M, cs$Y, cs$x, cs$p, cs$V, tau)
+      b <- general_grad_norm(M, cs$Y, cs$x, cs$p, cs$V, tau, "joint", euclid_inner)
+      expect_lt(rel_err(a, b), 1e-12)
+    }
+    for (len in c(0, 1e-200, 1e-120)) {
+      V <- if (len == 0) 0 * cs$V else cs$V / vec_norm(cs$V) * len
+      for (tau in c(0.05, 1)) {
+        a <- fused_grad_norm(M, cs$Y, cs$x, cs$p, V, tau)
+        b <- general_grad_norm(M, cs$Y, cs$x, cs$p, V, tau, "joint", euclid_inner)
+        expect_lt(rel_err(a, b), 1e-12)
+      }
+    }
+  }
+})

@@ -63,10 +63,14 @@ struct RegressionLoss {
 };
 
 // Buffers of Manifold::regression_gradient's default (reused from call to
-// call: no allocation once sized).
+// call: no allocation once sized). A scratch serves one data set: Sphere
+// caches its unit points there, keyed by the data's address.
 struct RegressionScratch {
   Mat W, adj_p, adj_w;
   Vec dist;
+  Mat unit;
+  const double* unit_source = nullptr;
+  Eigen::Index unit_inner = 0, unit_outer = 0;
 };
 
 class Manifold {

@@ -2,6 +2,7 @@
 #ifndef RIEMDP_GEOMETRY_SPHERE_H
 #define RIEMDP_GEOMETRY_SPHERE_H
 
+#include "../lanes.h"
 #include "manifold.h"
 
 namespace riemdp {
@@ -64,25 +65,30 @@ inline void unit_sphere_basis_col(const P& p, int i, O&& out) {
 //   Developed at SunPro, a Sun Microsystems, Inc. business. Permission to use,
 //   copy, modify, and distribute this software is freely granted, provided
 //   that this notice is preserved.
+// asin_small(x) = x + x P/Q with P, Q rational in t = x^2.
 template <class T>
-inline T asin_small(const T& x) {
-  const T t = x * x;
-  const T p =
-      t * (1.66666666666666657415e-01 +
+inline void asin_small_pq(const T& t, T& p, T& q) {
+  p = t * (1.66666666666666657415e-01 +
            t * (-3.25565818622400915405e-01 +
                 t * (2.01212532134862925881e-01 +
                      t * (-4.00555345006794114027e-02 + t * (7.91534994289814532176e-04 + t * 3.47933107596021167570e-05)))));
-  const T q = 1.0 + t * (-2.40339491173441421878e+00 +
-                         t * (2.02094576023350569471e+00 + t * (-6.88283971605453293030e-01 + t * 7.70381505559019352791e-02)));
+  q = 1.0 + t * (-2.40339491173441421878e+00 +
+                 t * (2.02094576023350569471e+00 + t * (-6.88283971605453293030e-01 + t * 7.70381505559019352791e-02)));
+}
+template <class T>
+inline T asin_small(const T& x) {
+  T p, q;
+  asin_small_pq<T>(x * x, p, q);
   return x + x * (p / q);
 }
 
-// sin and cos of 0 <= L <= 1e5 on Eigen arrays, branch-free (SSE2 packets,
-// no libm call): L = k pi/2 + r with k = round(2L/pi) (by adding and
+#if defined(RIEMDP_LANES)
+// sin and cos of 0 <= L <= 1e5 on lanes (lanes.h), branch-free (no libm
+// call): L = k pi/2 + r with k = round(2L/pi) (by adding and
 // subtracting 1.5 * 2^52) and r = L - k pi/2 by Cody and Waite's three-part
 // pi/2 (P1, P2 carry 33 bits, so k P1 and k P2 are exact for k < 2^20), then
-// the Taylor series of sin r and cos r on |r| <= pi/4 to r^17 and r^18
-// (truncation below 1e-19) and the quadrant k mod 4. Absolute error a few
+// fdlibm's minimax polynomials of sin r and cos r on |r| <= pi/4 (degrees 13
+// and 14, error below 1 ulp there) and the quadrant k mod 4. Absolute error a few
 // 1e-16 (checked through the pass against libm in test-kng-fused.R).
 template <class T>
 inline void sincos_batch(const T& L, T& sin_out, T& cos_out) {
@@ -90,31 +96,31 @@ inline void sincos_batch(const T& L, T& sin_out, T& cos_out) {
   const T k = (L * 0.63661977236758134308 + shifter) - shifter;
   const T r = ((L - k * 0x1.921fb544p+0) - k * 0x1.0b4611a6p-34) - k * 0x1.3198a2e037073p-69;
   const T r2 = r * r;
-  const T sr =
-      r + r * r2 *
-              (-1.0 / 6 +
-               r2 * (1.0 / 120 +
-                     r2 * (-1.0 / 5040 +
-                           r2 * (1.0 / 362880 +
-                                 r2 * (-1.0 / 39916800 +
-                                       r2 * (1.0 / 6227020800 +
-                                             r2 * (-1.0 / 1307674368000 + r2 * (1.0 / 355687428096000))))))));
-  const T cr =
-      1.0 - 0.5 * r2 +
-      r2 * r2 *
-          (1.0 / 24 +
-           r2 * (-1.0 / 720 +
-                 r2 * (1.0 / 40320 +
-                       r2 * (-1.0 / 3628800 +
-                             r2 * (1.0 / 479001600 +
-                                   r2 * (-1.0 / 87178291200 +
-                                         r2 * (1.0 / 20922789888000 + r2 * (-1.0 / 6402373705728000))))))));
+  // fdlibm's k_sin.c and k_cos.c minimax kernels (notice above asin_small_pq)
+  const T sr = r + r * r2 *
+                       (-1.66666666666666324348e-01 +
+                        r2 * (8.33333333332248946124e-03 +
+                              r2 * (-1.98412698298579493134e-04 +
+                                    r2 * (2.75573137070700676789e-06 +
+                                          r2 * (-2.50507602534068634195e-08 + r2 * 1.58969099521155010221e-10)))));
+  const T cr = 1.0 - 0.5 * r2 +
+               r2 * r2 *
+                   (4.16666666666666019037e-02 +
+                    r2 * (-1.38888888888741095749e-03 +
+                          r2 * (2.48015872894767294178e-05 +
+                                r2 * (-2.75573143513906633035e-07 +
+                                      r2 * (2.08757232129817482790e-09 + r2 * -1.13596475577881948265e-11)))));
   // quadrant: m = k - 4 round(k / 4) in {-2, -1, 0, 1, 2}; k mod 4 = 3 is m = -1, 2 is |m| = 2
+  using lanes::eq;
+  using lanes::select;
   const T m = k - 4.0 * ((0.25 * k + shifter) - shifter);
-  const auto q1 = m == 1.0, q2 = m.abs() == 2.0, q3 = m == -1.0;
-  sin_out = q1.select(cr, q2.select(-sr, q3.select(-cr, sr)));
-  cos_out = q1.select(-sr, q2.select(-cr, q3.select(sr, cr)));
+  const auto q1 = eq(m, lanes::constant<T>(1.0)), q2 = eq(lanes::abs(m), lanes::constant<T>(2.0)),
+             q3 = eq(m, lanes::constant<T>(-1.0));
+  const T msr = -sr, mcr = -cr;
+  sin_out = select(q1, cr, select(q2, msr, select(q3, mcr, sr)));
+  cos_out = select(q1, msr, select(q2, mcr, select(q3, sr, cr)));
 }
+#endif  // RIEMDP_LANES
 
 // Angle between a unit vector q and the nearer of +-p (in [0, pi/2]) from
 // m = min(|q-p|^2, |q+p|^2) <= 2: with phi the half angle, sin phi = sqrt(m)/2,
@@ -153,6 +159,191 @@ inline double chord_angle_sq(double a2, double b2) {
   const double t = 4.0 * asin_small(std::sqrt((m / r2) / (2.0 * (1.0 + std::sqrt(M / r2)))));
   return a2 <= b2 ? t : num::pi - t;
 }
+
+#if defined(RIEMDP_LANES)
+// chord_angle_sq on lanes (lanes.h; Ops gives the square root), branch-free
+// but for its fallback, taken when a2 + b2 is 0, Inf or NaN.
+template <class T, class Ops>
+inline T chord_angle_sq_lanes(const T& a2, const T& b2) {
+  using lanes::lt;
+  using lanes::select;
+  const T r2 = a2 + b2, mn = select(lt(b2, a2), b2, a2), mx = select(lt(a2, b2), b2, a2);
+  const T inv_r2 = 1.0 / r2;
+  const T t = 4.0 * asin_small<T>(Ops::sqrt((mn * inv_r2) / (2.0 * (1.0 + Ops::sqrt(mx * inv_r2)))));
+  T theta = select(lanes::le(a2, b2), t, num::pi - t);
+  for (int k = 0; k < lanes::lane_count<T>::value; ++k) {
+    const double r = lanes::lane(r2, k);
+    if (!(r > 0.0 && r <= 1e300)) lanes::set_lane(theta, k, chord_angle_sq(lanes::lane(a2, k), lanes::lane(b2, k)));
+  }
+  return theta;
+}
+
+// The S^2 regression pass (Sphere::gradient_pass_s2) on points begin..end-1:
+// covariates x, unit points (y0, y1, y2) as contiguous arrays; the frame (p,
+// u, nv) and |v|; the four sums of the pass.
+struct S2PassInput {
+  const double *x, *y0, *y1, *y2;
+  Eigen::Index begin, end;
+  double p[3], u[3], nv[3];
+  double Lv, inv_Lv, tau, sin_tau;
+  bool tiny_v, small_tau;
+};
+struct S2PassSums {
+  double a = 0.0, gc = 0.0, xa = 0.0, gs = 0.0;
+  bool representable = true, careful = false;
+};
+
+// The kernel of the pass, written once on lanes of type T (lanes.h), Ops
+// giving the square root; see Sphere::gradient_pass_s2 for the formulas.
+// Without Careful, the loop has no branch: lanes beyond the reduction's range
+// of sincos_batch (|x_i v| > 1e5, or NaN) and lanes at the cut locus (which
+// contribute 0 there) are only flagged, and a flag asks for the Careful
+// pass, which treats them (libm; cut_locus_safe_log's direction) batch by
+// batch. Both passes give the same bits when no lane is flagged.
+template <class T, class Ops, bool Careful>
+inline S2PassSums s2_pass_kernel(const S2PassInput& in) {
+  using namespace lanes;
+  constexpr int width = lane_count<T>::value;
+  const T zero = constant<T>(0.0), tau = constant<T>(in.tau), sin_tau = constant<T>(in.sin_tau),
+          far_L = constant<T>(1e5), quarter = constant<T>(0.25);
+  const double max_L = 1.0 / std::numeric_limits<double>::epsilon();
+  T acc_a = zero, acc_gc = zero, acc_xa = zero, acc_gs = zero;
+  auto flags = lt(zero, zero);  // all false
+  S2PassSums out;
+  alignas(64) double xb[width], yb0[width], yb1[width], yb2[width], index[width];
+  for (int k = 0; k < width; ++k) index[k] = k;
+  const T* tag = nullptr;
+  const T lane_index = load(tag, index);
+  for (Eigen::Index i0 = in.begin; i0 < in.end; i0 += width) {
+    const int len = static_cast<int>(std::min<Eigen::Index>(width, in.end - i0));
+    const double *px = in.x + i0, *p0 = in.y0 + i0, *p1 = in.y1 + i0, *p2 = in.y2 + i0;
+    if (len < width) {  // the last, padded batch: copies of its first point
+      for (int k = 0; k < width; ++k) {
+        const int j = k < len ? k : 0;
+        xb[k] = px[j];
+        yb0[k] = p0[j];
+        yb1[k] = p1[j];
+        yb2[k] = p2[j];
+      }
+      px = xb;
+      p0 = yb0;
+      p1 = yb1;
+      p2 = yb2;
+    }
+    const T xa = load(tag, px), y0 = load(tag, p0), y1 = load(tag, p1), y2 = load(tag, p2);
+    const T phi = abs(xa) * in.Lv;
+    const auto far = negate(le(phi, far_L));  // or NaN
+    T sn, cs;
+    sincos_batch<T>(phi, sn, cs);
+    if (!Careful) {
+      flags = either(flags, far);
+    } else if (any(far)) {  // beyond the reduction's range: libm
+      for (int k = 0; k < width; ++k) {
+        if (!(lane(phi, k) <= max_L)) {
+          out.representable = false;
+          return out;
+        }
+        set_lane(sn, k, std::sin(lane(phi, k)));
+        set_lane(cs, k, std::cos(lane(phi, k)));
+      }
+    }
+    const T msn = -sn;
+    sn = select(lt(xa, zero), msn, sn);  // sin of the signed angle x_i |v|
+    const T alpha = in.p[0] * y0 + in.p[1] * y1 + in.p[2] * y2;
+    const T beta = in.u[0] * y0 + in.u[1] * y1 + in.u[2] * y2;
+    const T gamma = in.nv[0] * y0 + in.nv[1] * y1 + in.nv[2] * y2;
+    const T c = alpha * cs + beta * sn, a = beta * cs - alpha * sn;
+    const T s2 = a * a + gamma * gamma, s = Ops::sqrt(s2);
+    T h, clipped;  // h = min(theta, tau) / s (huber_weight), NaN kept
+    if (in.small_tau) {
+      // theta <= tau iff c > 0 and s <= sin tau; then h = asin(s)/s = 1 +
+      // P/Q (asin_small's rational), else tau/s: one division
+      const auto inside = both(lt(zero, c), le(s, sin_tau));
+      const T t = select(lt(s2, quarter), s2, quarter);
+      T P, Q;
+      asin_small_pq<T>(t, P, Q);
+      const T num = Q + P;
+      h = select(inside, num, tau) / select(inside, Q, s);
+      clipped = tau;  // at the cut locus (c < 0)
+    } else {
+      const T am = alpha - cs, bm = beta - sn, ap = alpha + cs, bp = beta + sn, g2 = gamma * gamma;
+      const T theta = chord_angle_sq_lanes<T, Ops>(am * am + bm * bm + g2, ap * ap + bp * bp + g2);
+      clipped = select(lt(tau, theta), tau, theta);
+      h = clipped / s;
+    }
+    // no residual (s = 0; the cut locus is treated below), and padding lanes
+    if (len < width) h = select(lt(lane_index, constant<T>(len)), h, zero);
+    h = select(eq(s2, zero), zero, h);
+    T ha = h * a, hg = h * gamma;
+    const auto cut = both(eq(s2, zero), lt(c, zero));
+    if (!Careful) {
+      flags = either(flags, cut);
+    } else if (any(cut)) {  // cut_locus_safe_log: tangent_basis(yhat).col(0) times the clipped angle
+      for (int k = 0; k < len; ++k) {
+        if (!lane(cut, k)) continue;
+        const double ck = lane(cs, k), sk = lane(sn, k), f[3] = {ck * in.p[0] + sk * in.u[0],
+                                                                ck * in.p[1] + sk * in.u[1],
+                                                                ck * in.p[2] + sk * in.u[2]};
+        // unit_sphere_basis_col(fit, 0, d)
+        const double sign = f[0] < 0 ? -1.0 : 1.0, den = 1.0 + sign * f[0], qi = sign * f[1];
+        const double d[3] = {-qi, 1.0 - qi * (sign * f[1]) / den, 0.0 - qi * (sign * f[2]) / den};
+        double dt = 0.0, dn = 0.0;
+        for (int j = 0; j < 3; ++j) {
+          dt += d[j] * (ck * in.u[j] - sk * in.p[j]);
+          dn += d[j] * in.nv[j];
+        }
+        set_lane(ha, k, lane(clipped, k) * dt);
+        set_lane(hg, k, lane(clipped, k) * dn);
+      }
+    }
+    acc_a += ha;
+    acc_gc += hg * cs;
+    acc_xa += xa * ha;
+    if (!in.tiny_v) {  // x_i sin(phi_i)/phi_i = sin(x_i |v|)/|v| (the 1/|v| after the sum)
+      acc_gs += hg * sn;
+    } else {
+      const T phi2 = phi * phi, taylor = xa * (1.0 - phi2 / 6.0 + phi2 * phi2 / 120.0), ratio = sn / in.Lv;
+      acc_gs += hg * select(lt(phi, constant<T>(1e-4)), taylor, ratio);
+    }
+  }
+  if (!Careful && any(flags)) {
+    out.careful = true;
+    return out;
+  }
+  out.a = sum(acc_a);
+  out.gc = sum(acc_gc);
+  out.xa = sum(acc_xa);
+  out.gs = in.tiny_v ? sum(acc_gs) : sum(acc_gs) * in.inv_Lv;
+  return out;
+}
+
+// The kernel for each instruction set (lanes::isa()): one set of formulas,
+// 8 lanes (measured fastest at n = 20 and 1000: bench/dp-regression.R).
+using S2LanesDefault = lanes::Twin<lanes::Twin<lanes::V2>>;
+using S2OpsDefault = lanes::TwinOps<lanes::TwinOps<lanes::Ops2>>;
+template <bool Careful>
+RIEMDP_FLATTEN inline S2PassSums s2_pass_default(const S2PassInput& in) {
+  return s2_pass_kernel<S2LanesDefault, S2OpsDefault, Careful>(in);
+}
+#if defined(RIEMDP_LANES_DISPATCH)
+using S2LanesAvx2 = lanes::Twin<lanes::V4>;  // 8 lanes too: the same sums
+using S2OpsAvx2 = lanes::TwinOps<lanes::Ops4Avx2>;
+template <bool Careful>
+__attribute__((target("avx2"), flatten)) inline S2PassSums s2_pass_avx2(const S2PassInput& in) {
+  return s2_pass_kernel<S2LanesAvx2, S2OpsAvx2, Careful>(in);
+}
+#endif
+inline S2PassSums s2_pass(const S2PassInput& in) {
+#if defined(RIEMDP_LANES_DISPATCH)
+  if (lanes::isa() == 1) {
+    const S2PassSums r = s2_pass_avx2<false>(in);
+    return r.careful ? s2_pass_avx2<true>(in) : r;
+  }
+#endif
+  const S2PassSums r = s2_pass_default<false>(in);
+  return r.careful ? s2_pass_default<true>(in) : r;
+}
+#endif  // RIEMDP_LANES
 
 // d/dt [cos(tL) p + sin(tL) v/L] = -L sin(sL) p + cos(sL) v at t = s, L = |v|
 // (unit sphere; shared with Kendall's horizontal geodesics).
@@ -296,8 +487,12 @@ class Sphere : public Manifold {
                            Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
                            RegressionScratch& scratch) const override {
     if (d_ == 2 && V.cols() == 1) {
-      if (end - begin <= 64) gradient_pass_s2<8>(p, V, Y, x, begin, end, tau, sum_p, sum_V);  // less padding
-      else gradient_pass_s2<32>(p, V, Y, x, begin, end, tau, sum_p, sum_V);
+#if defined(RIEMDP_LANES)
+      gradient_pass_s2(p, V, Y, x, begin, end, tau, sum_p, sum_V, scratch);
+#else
+      Eigen::Vector3d buf[9];
+      gradient_pass(p, V, Y, x, begin, end, tau, sum_p, sum_V, buf);
+#endif
     } else if (d_ == 2) {
       Eigen::Vector3d buf[9];
       gradient_pass(p, V, Y, x, begin, end, tau, sum_p, sum_V, buf);
@@ -450,123 +645,84 @@ class Sphere : public Manifold {
     if (m == 1) sum_V.col(0) = sv;
   }
 
-  // regression_gradient() on S^2 with one covariate, in batches of B points
-  // as structure of arrays (Eigen arrays: SSE2 packets, or scalar code): the
-  // formulas of gradient_pass() with every branch a select, so that the
-  // dependent chains of square roots and divisions of several points overlap
-  // (~2x faster at n = 1000), with reciprocals shared between divisions and
-  // sin, cos by sincos_batch (agreeing with gradient_pass() to ~1e-15 in
-  // test-kng-fused.R, cut locus and L = 0 included). Per
-  // batch: sin and cos of L_i = |x_i| |v|; then for all
-  // points the fit, the residual (unit_sphere_log_core, chord_angle_sq; the
-  // cut-locus direction of cut_locus_safe_log computed for every point), the
-  // Huber weight and sphere_adjoint; then the sums in the order of the
-  // points. Padding lanes of the last batch copy its first point and are not
-  // summed.
-  template <int B>
-  RIEMDP_FLATTEN void gradient_pass_s2(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
-                        Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V) const {
-    const Eigen::Index is = Y.innerStride(), os = Y.outerStride();
-    const double p0 = p_in(0), p1 = p_in(1), p2 = p_in(2), v0 = V(0, 0), v1 = V(1, 0), v2 = V(2, 0);
-    const double Lv = V.col(0).norm();
-    const double max_L = 1.0 / std::numeric_limits<double>::epsilon();
-    double sp0 = 0.0, sp1 = 0.0, sp2 = 0.0, sv0 = 0.0, sv1 = 0.0, sv2 = 0.0;
-    alignas(16) double X[B], Ls[B], y0[B], y1[B], y2[B];
-    alignas(16) double ap0[B], ap1[B], ap2[B], aw0[B], aw1[B], aw2[B];
-    for (Eigen::Index i0 = begin; i0 < end; i0 += B) {
-      const int len = static_cast<int>(std::min<Eigen::Index>(B, end - i0));
-      bool representable = true;
-      for (int k = 0; k < len; ++k) {
-        const Eigen::Index i = i0 + k;
-        const double xi = x(i, 0), L = std::abs(xi) * Lv;
-        representable = representable && L <= max_L;
-        X[k] = xi;
-        Ls[k] = L;
-        const double* yi = Y.data() + i * os;
-        y0[k] = yi[0];
-        y1[k] = yi[is];
-        y2[k] = yi[2 * is];
-      }
-      for (int k = len; k < B; ++k) {  // padding: copies of the first point
-        X[k] = X[0];
-        Ls[k] = Ls[0];
-        y0[k] = y0[0];
-        y1[k] = y1[0];
-        y2[k] = y2[0];
-      }
-      if (!representable)
-        throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on sphere");
-      using Arr = Eigen::Array<double, B, 1>;
-      using Map = Eigen::Map<Arr, Eigen::Aligned16>;
-      const Arr xa = Map(X), L = Map(Ls), L2 = L * L, invL = 1.0 / L;
-      Arr sL, cL;
-      if (L.maxCoeff() <= 1e5) {
-        sincos_batch<Arr>(L, sL, cL);
-      } else {  // beyond the reduction's range: libm
-        for (int k = 0; k < B; ++k) {
-          sL[k] = std::sin(L[k]);
-          cL[k] = std::cos(L[k]);
-        }
-      }
-      const Arr coef = (L < 1e-4).select(1.0 - L2 / 6.0 + L2 * L2 / 120.0, sL * invL);  // num::sinc(L)
-      const Arr w0 = xa * v0, w1 = xa * v1, w2 = xa * v2;
-      const Arr f0 = cL * p0 + coef * w0, f1 = cL * p1 + coef * w1, f2 = cL * p2 + coef * w2;
-      Arr e0 = Map(y0) - f0, e1 = Map(y1) - f1, e2 = Map(y2) - f2;
-      const Arr s0 = Map(y0) + f0, s1 = Map(y1) + f1, s2 = Map(y2) + f2;
-      const Arr a2 = e0 * e0 + e1 * e1 + e2 * e2, b2 = s0 * s0 + s1 * s1 + s2 * s2;
-      const Arr fe = f0 * e0 + f1 * e1 + f2 * e2;
-      e0 = e0 - fe * f0;
-      e1 = e1 - fe * f1;
-      e2 = e2 - fe * f2;
-      const Arr nw = (e0 * e0 + e1 * e1 + e2 * e2).sqrt();
-      // chord_angle_sq(a2, b2), with its fallback (r2 = 0, Inf or NaN)
-      const Arr r2 = a2 + b2, mn = (b2 < a2).select(b2, a2), mx = (a2 < b2).select(b2, a2);
-      const Arr inv_r2 = 1.0 / r2;
-      const Arr t = 4.0 * asin_small<Arr>(((mn * inv_r2) / (2.0 * (1.0 + (mx * inv_r2).sqrt()))).sqrt());
-      Arr theta = (a2 <= b2).select(t, num::pi - t);
-      if (!(r2.minCoeff() > 0.0 && r2.maxCoeff() <= 1e300))
-        for (int k = 0; k < B; ++k)
-          if (!(r2[k] > 0.0 && r2[k] <= 1e300)) theta[k] = chord_angle_sq(a2[k], b2[k]);
-      // at the cut locus: unit_sphere_basis_col(fit, 0, .) (for every point)
-      const Arr sign = (f0 < 0.0).select(Arr::Constant(-1.0), Arr::Constant(1.0));
-      const Arr qi = sign * f1, qc = qi / (1.0 + sign * f0);
-      const Arr c0 = -qi, c1 = 1.0 - qc * (sign * f1), c2 = 0.0 - qc * (sign * f2);
-      const auto reg = nw > 0.0;
-      const auto cut = !reg && a2 > b2;
-      // the residual's length min(theta, tau) (huber_weight; NaN kept) over |direction|
-      const Arr clipped = (theta > tau).select(Arr::Constant(tau), theta);
-      const Arr h = reg.select(clipped / nw, cut.select(clipped, Arr::Zero()));
-      e0 = cut.select(c0, e0) * h;
-      e1 = cut.select(c1, e1) * h;
-      e2 = cut.select(c2, e2) * h;
-      // sphere_adjoint(p, w, L, sL, cL, eps, ., .); eps itself when L = 0
-      const Arr a = cL * (e0 * w0 + e1 * w1 + e2 * w2) * invL - sL * (e0 * p0 + e1 * p1 + e2 * p2);
-      const Arr a_L = a * invL;
-      const Arr kp = a_L * (1.0 - cL * cL), lp = cL * a * sL;
-      const Arr kw = a_L * (1.0 - coef * cL), lw = coef * a * sL;
-      const auto flat = L == 0.0;
-      Map(ap0, B) = flat.select(e0, cL * e0 + kp * w0 + lp * p0);
-      Map(ap1, B) = flat.select(e1, cL * e1 + kp * w1 + lp * p1);
-      Map(ap2, B) = flat.select(e2, cL * e2 + kp * w2 + lp * p2);
-      Map(aw0, B) = flat.select(e0, coef * e0 + kw * w0 + lw * p0);
-      Map(aw1, B) = flat.select(e1, coef * e1 + kw * w1 + lw * p1);
-      Map(aw2, B) = flat.select(e2, coef * e2 + kw * w2 + lw * p2);
-      for (int k = 0; k < len; ++k) {
-        sp0 += ap0[k];
-        sp1 += ap1[k];
-        sp2 += ap2[k];
-        sv0 += X[k] * aw0[k];
-        sv1 += X[k] * aw1[k];
-        sv2 += X[k] * aw2[k];
-      }
+#if defined(RIEMDP_LANES)
+  // regression_gradient() on S^2 with one covariate, in the frame (p, u, n)
+  // of the fitted great circle: u = v/|v| (tangent_basis(p).col(0) when v =
+  // 0), n = p x u. With phi_i = x_i |v|, the fit is yhat_i = cos phi_i p +
+  // sin phi_i u with unit tangent t_i = -sin phi_i p + cos phi_i u, and
+  // y_i/|y_i| = alpha_i p + beta_i u + gamma_i n has <yhat_i, y_i/|y_i|> = c_i
+  // = alpha_i cos phi_i + beta_i sin phi_i and tangent part a_i t_i + gamma_i
+  // n, a_i = beta_i cos phi_i - alpha_i sin phi_i, of length s_i = sin theta_i:
+  // eps_i = h_i (a_i t_i + gamma_i n), h_i = min(theta_i, tau) / s_i (the
+  // Huber weight). sphere_adjoint carries t_i to u (along the circle: flat)
+  // and keeps n (orthogonal to its plane: curvature 1) scaled by cos phi_i
+  // for p and sin(phi_i)/phi_i for v, so that
+  //   sum_p = (sum h a) u + (sum h gamma cos phi) n,
+  //   sum_V = (sum x h a) u + (sum h gamma sin(phi)/|v|) n.
+  // theta_i only enters through the clip: with c_i > 0 and s_i <= sin tau,
+  // theta_i = asin(s_i) <= tau and h_i = asin(s_i)/s_i (asin_small's
+  // rational); otherwise theta_i >= tau and h_i = tau/s_i, as long as tau <=
+  // pi/6 (a public choice of formula); for larger tau, theta_i by
+  // chord_angle_sq of the chords in the frame. At the cut locus (s_i = 0, c_i
+  // < 0) cut_locus_safe_log's direction tangent_basis(yhat_i).col(0), for the
+  // few points concerned. y_i/|y_i| is cached in scratch (unit_points). The
+  // kernel (s2_pass_kernel) runs on lanes of 8 points (lanes.h: Eigen arrays,
+  // or AVX2 / AVX-512 where the CPU has them, with the same bits), without a
+  // branch on the data but the cut locus; padding lanes copy the batch's
+  // first point and get h = 0. Agrees with gradient_pass() to ~1e-15
+  // (test-kng-fused.R: cut locus, v = 0 and long v included).
+  void gradient_pass_s2(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                        Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                        RegressionScratch& scratch) const {
+    const Mat& Yu = unit_points(Y, scratch);
+    const Eigen::Vector3d p = p_in, v = V.col(0);
+    S2PassInput in;
+    in.Lv = v.norm();
+    in.inv_Lv = 1.0 / in.Lv;
+    in.tiny_v = !(in.Lv >= 1e-100);  // 1/|v| may overflow: sin(x |v|)/|v| by num::sinc
+    Eigen::Vector3d u;
+    if (in.Lv > 0.0) u = v * in.inv_Lv;
+    else unit_sphere_basis_col(p, 0, u);
+    const Eigen::Vector3d nv = p.cross(u);
+    for (int j = 0; j < 3; ++j) {
+      in.p[j] = p(j);
+      in.u[j] = u(j);
+      in.nv[j] = nv(j);
     }
-    sum_p(0) = sp0;
-    sum_p(1) = sp1;
-    sum_p(2) = sp2;
-    sum_V(0, 0) = sv0;
-    sum_V(1, 0) = sv1;
-    sum_V(2, 0) = sv2;
+    in.tau = tau;
+    in.small_tau = tau <= num::pi / 6;  // public: the clip
+    in.sin_tau = std::sin(std::min(tau, 1.0));
+    in.x = x.col(0).data();
+    in.y0 = Yu.col(0).data();
+    in.y1 = Yu.col(1).data();
+    in.y2 = Yu.col(2).data();
+    in.begin = begin;
+    in.end = end;
+    const S2PassSums r = s2_pass(in);
+    if (!r.representable)
+      throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on sphere");
+    sum_p = r.a * u + r.gc * nv;
+    sum_V.col(0) = r.xa * u + r.gs * nv;
   }
+
+  // y_i / |y_i| for the points of Y (rows of an n x 3 matrix), computed once
+  // per data set and kept in scratch (a scratch serves one data set: the
+  // cache is keyed by its address, size and strides).
+  static const Mat& unit_points(const PointSet& Y, RegressionScratch& scratch) {
+    if (scratch.unit_source != Y.data() || scratch.unit.rows() != Y.cols() || scratch.unit_inner != Y.innerStride() ||
+        scratch.unit_outer != Y.outerStride()) {
+      scratch.unit.resize(Y.cols(), 3);
+      for (Eigen::Index i = 0; i < Y.cols(); ++i) {
+        const Eigen::Vector3d y = Y.col(i);
+        scratch.unit.row(i) = (y / y.norm()).transpose();
+      }
+      scratch.unit_source = Y.data();
+      scratch.unit_inner = Y.innerStride();
+      scratch.unit_outer = Y.outerStride();
+    }
+    return scratch.unit;
+  }
+#endif
 
   template <bool Check>
   Eigen::Index batch_dist(CVecRef p, const PointSet& X, double tol, VecRef out) const {

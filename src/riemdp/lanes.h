@@ -1,0 +1,236 @@
+// Lanes of doubles for branch-free batch kernels (GCC and clang vector
+// extensions), so that a kernel is written once and compiled for several
+// instruction sets: 2-lane vectors (SSE2 on x86-64, NEON on arm64) and, on
+// x86-64, 4-lane vectors in functions compiled for AVX2 (target attribute),
+// chosen at run time by the CPU. Twin<V> pairs two vectors and applies every
+// operation to both halves in turn: independent instructions side by side,
+// which the out-of-order core overlaps (a kernel of long dependent chains --
+// polynomials, square root, division -- is bound by their latency, not by
+// the number of instructions). Every operation is IEEE (AVX2 without FMA, so
+// nothing is contracted) and sums run in lane order, so all variants give the
+// same bits (checked in test-kng-fused.R).
+#ifndef RIEMDP_LANES_H
+#define RIEMDP_LANES_H
+
+#include <cmath>
+#include <cstring>
+
+#if defined(__GNUC__)
+#define RIEMDP_LANES 1
+#if defined(__x86_64__) && !defined(RIEMDP_NO_DISPATCH)
+#define RIEMDP_LANES_DISPATCH 1
+#include <immintrin.h>
+#endif
+#endif
+
+#if defined(RIEMDP_LANES)
+// The 4-lane helpers are inline and only ever inlined into functions
+// compiled for AVX2 (flatten; nm lists no out-of-line copy): the ABI of
+// passing them by value elsewhere, which GCC warns about (for the rest of the
+// translation unit, where template instances are checked), never applies.
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+namespace riemdp {
+namespace lanes {
+
+typedef double V2 __attribute__((vector_size(16)));
+typedef long long M2 __attribute__((vector_size(16)));
+typedef double V4 __attribute__((vector_size(32)));
+typedef long long M4 __attribute__((vector_size(32)));
+
+template <class T>
+struct lane_count {
+  static constexpr int value = sizeof(T) / sizeof(double);
+};
+
+#define RIEMDP_LANES_VECTOR_OPS(V, M, W)                                                          \
+  inline V load(const V*, const double* p) {                                                    \
+    V v;                                                                                        \
+    std::memcpy(&v, p, sizeof v);                                                               \
+    return v;                                                                                   \
+  }                                                                                             \
+  inline V splat(const V*, double v) { return V{} + v; }                                        \
+  inline double lane(const V& a, int k) { return a[k]; }                                        \
+  inline void set_lane(V& a, int k, double v) { a[k] = v; }                                     \
+  inline M lt(const V& a, const V& b) { return (M)(a < b); }                                    \
+  inline M le(const V& a, const V& b) { return (M)(a <= b); }                                   \
+  inline M eq(const V& a, const V& b) { return (M)(a == b); }                                   \
+  inline M both(const M& a, const M& b) { return a & b; }                                       \
+  inline M either(const M& a, const M& b) { return a | b; }                                     \
+  inline M negate(const M& a) { return ~a; }                                                    \
+  inline long long fold(const M& m) {                                                           \
+    long long r = 0;                                                                            \
+    for (int k = 0; k < W; ++k) r |= m[k];                                                      \
+    return r;                                                                                   \
+  }                                                                                             \
+  inline bool lane(const M& m, int k) { return m[k] != 0; }                                     \
+  inline V select(const M& m, const V& a, const V& b) { return (V)(((M)a & m) | ((M)b & ~m)); } \
+  inline V abs(const V& a) { return (V)((M)a & 0x7fffffffffffffffLL); }
+
+RIEMDP_LANES_VECTOR_OPS(V2, M2, 2)
+RIEMDP_LANES_VECTOR_OPS(V4, M4, 4)
+#undef RIEMDP_LANES_VECTOR_OPS
+
+// ---- Twin<V>: two vectors, every operation on both halves -----------------
+template <class V>
+struct Twin {
+  V lo, hi;
+  Twin& operator+=(const Twin& b) {
+    lo += b.lo;
+    hi += b.hi;
+    return *this;
+  }
+};
+template <class V>
+struct lane_count<Twin<V>> {
+  static constexpr int value = 2 * lane_count<V>::value;
+};
+template <class V>
+inline Twin<V> operator-(const Twin<V>& a) {
+  return {-a.lo, -a.hi};
+}
+#define RIEMDP_TWIN_BINARY(OP)                                                  \
+  template <class V>                                                            \
+  inline Twin<V> operator OP(const Twin<V>& a, const Twin<V>& b) {              \
+    return {a.lo OP b.lo, a.hi OP b.hi};                                        \
+  }                                                                             \
+  template <class V>                                                            \
+  inline Twin<V> operator OP(const Twin<V>& a, double b) {                      \
+    return {a.lo OP b, a.hi OP b};                                              \
+  }                                                                             \
+  template <class V>                                                            \
+  inline Twin<V> operator OP(double a, const Twin<V>& b) {                      \
+    return {a OP b.lo, a OP b.hi};                                              \
+  }
+RIEMDP_TWIN_BINARY(+)
+RIEMDP_TWIN_BINARY(-)
+RIEMDP_TWIN_BINARY(*)
+RIEMDP_TWIN_BINARY(/)
+#undef RIEMDP_TWIN_BINARY
+
+template <class V>
+inline Twin<V> load(const Twin<V>*, const double* p) {
+  const V* tag = nullptr;
+  return {load(tag, p), load(tag, p + lane_count<V>::value)};
+}
+template <class V>
+inline Twin<V> splat(const Twin<V>*, double v) {
+  const V* tag = nullptr;
+  return {splat(tag, v), splat(tag, v)};
+}
+// (on masks: 1 or 0)
+template <class V>
+inline double lane(const Twin<V>& a, int k) {
+  constexpr int h = lane_count<V>::value;
+  return k < h ? lane(a.lo, k) : lane(a.hi, k - h);
+}
+template <class V>
+inline void set_lane(Twin<V>& a, int k, double v) {
+  constexpr int h = lane_count<V>::value;
+  if (k < h) set_lane(a.lo, k, v);
+  else set_lane(a.hi, k - h, v);
+}
+// masks of Twin<V> are Twin<mask of V>
+template <class V>
+inline auto lt(const Twin<V>& a, const Twin<V>& b) -> Twin<decltype(lt(a.lo, b.lo))> {
+  return {lt(a.lo, b.lo), lt(a.hi, b.hi)};
+}
+template <class V>
+inline auto le(const Twin<V>& a, const Twin<V>& b) -> Twin<decltype(le(a.lo, b.lo))> {
+  return {le(a.lo, b.lo), le(a.hi, b.hi)};
+}
+template <class V>
+inline auto eq(const Twin<V>& a, const Twin<V>& b) -> Twin<decltype(eq(a.lo, b.lo))> {
+  return {eq(a.lo, b.lo), eq(a.hi, b.hi)};
+}
+template <class M>
+inline Twin<M> both(const Twin<M>& a, const Twin<M>& b) {
+  return {both(a.lo, b.lo), both(a.hi, b.hi)};
+}
+template <class M>
+inline Twin<M> either(const Twin<M>& a, const Twin<M>& b) {
+  return {either(a.lo, b.lo), either(a.hi, b.hi)};
+}
+template <class M>
+inline Twin<M> negate(const Twin<M>& a) {
+  return {negate(a.lo), negate(a.hi)};
+}
+template <class M>
+inline long long fold(const Twin<M>& m) {
+  return fold(m.lo) | fold(m.hi);
+}
+template <class M, class V>
+inline Twin<V> select(const Twin<M>& m, const Twin<V>& a, const Twin<V>& b) {
+  return {select(m.lo, a.lo, b.lo), select(m.hi, a.hi, b.hi)};
+}
+template <class V>
+inline Twin<V> abs(const Twin<V>& a) {
+  return {abs(a.lo), abs(a.hi)};
+}
+
+// ---- square roots: the one operation the vector extensions lack -----------
+struct Ops2 {
+  static inline V2 sqrt(const V2& a) {
+#if defined(__SSE2__)
+    return _mm_sqrt_pd(a);
+#else
+    return V2{std::sqrt(a[0]), std::sqrt(a[1])};
+#endif
+  }
+};
+#if defined(RIEMDP_LANES_DISPATCH)
+struct Ops4Avx2 {
+  __attribute__((target("avx2"))) static inline V4 sqrt(const V4& a) { return _mm256_sqrt_pd(a); }
+};
+#endif
+template <class Ops>
+struct TwinOps {
+  template <class V>
+  static inline Twin<V> sqrt(const Twin<V>& a) {
+    return {Ops::sqrt(a.lo), Ops::sqrt(a.hi)};
+  }
+};
+
+// ---- helpers on any lane type ---------------------------------------------
+template <class M>
+inline bool any(const M& m) {
+  return fold(m) != 0;
+}
+template <class T>
+inline T constant(double v) {
+  return splat(static_cast<const T*>(nullptr), v);
+}
+// Sum of the lanes in lane order (the same bits for every type).
+template <class T>
+inline double sum(const T& a) {
+  double s = lane(a, 0);
+  for (int k = 1; k < lane_count<T>::value; ++k) s += lane(a, k);
+  return s;
+}
+
+// The instruction sets of the kernels: 0 the compiler's default (2-lane
+// vectors: SSE2 on x86-64), 1 AVX2; the best the CPU (and the OS) supports,
+// or a lower one forced by the tests (forced_isa() = k, -1 to reset).
+inline int& forced_isa() {
+  static int k = -1;
+  return k;
+}
+inline int best_isa() {
+#if defined(RIEMDP_LANES_DISPATCH)
+  static const int k = __builtin_cpu_supports("avx2") ? 1 : 0;
+  return k;
+#else
+  return 0;
+#endif
+}
+inline int isa() {
+  const int f = forced_isa();
+  return f >= 0 && f < best_isa() ? f : best_isa();
+}
+
+}  // namespace lanes
+}  // namespace riemdp
+#endif  // RIEMDP_LANES
+
+#endif
