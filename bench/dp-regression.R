@@ -7,7 +7,7 @@
 ##     Rscript bench/dp-regression.R
 ## Uses only base R (system.time / proc.time); everything is fixed by
 ## set.seed(). Times are medians of repeated runs (elapsed).
-## Total runtime: about 80 s on a quiet machine, 3 minutes under load.
+## Total runtime: about 50 s on a quiet machine, 2 minutes under load.
 ##
 ## The chain (src/riemdp/sampling/mh_bundle.h, privacy/regression_kng.h),
 ## called as R/dp-regression.R calls it: riemdp:::samp_mh_regression() with
@@ -25,8 +25,9 @@
 ## to p along the geodesic, split against vhat = v/|v|, and
 ##     grad_p = -(1/n) sum_i [eps_par + cos(x_i L) eps_perp],
 ##     grad_v = -(1/n) sum_i [x_i eps_par + sin(x_i L)/L eps_perp],  L = |v|
-## (riemdp evaluates the same fields in an expanded form without the
-## transport: Sphere::regression_residuals). Each pass over the data is a
+## (riemdp evaluates the same fields in the frame (p, v/|v|, p x v/|v|) of
+## the fitted great circle, on vector lanes: Sphere::gradient_pass_s2 and
+## s2_pass_kernel in src/riemdp/geometry/sphere.h). Each pass over the data is a
 ## handful of whole-matrix R operations (vectorised over the n points); a
 ## second, per-point version loops over the data calling small R functions
 ## for one point at a time (the literal transcription, as in
