@@ -481,8 +481,10 @@ class Sphere : public Manifold {
 
   // The clipped gradient sums (Manifold::regression_gradient) in one pass
   // without buffers: per point one sine and cosine of |w_i|, the log and the
-  // adjoint Jacobi fields of regression_residuals(), the Huber weight; on
-  // S^2 with fixed-size vectors.
+  // adjoint Jacobi fields of regression_residuals(), the Huber weight
+  // (gradient_pass; on S^2 with fixed-size vectors); on S^2 with one
+  // covariate the same sums in the frame of the fitted circle on vector lanes
+  // (gradient_pass_s2; where the compiler has vector extensions).
   void regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
                            Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
                            RegressionScratch& scratch) const override {
