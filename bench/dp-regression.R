@@ -343,6 +343,28 @@ for (n in c(2L, 20L, 100L, 1000L)) {
 }
 cost_tab <- do.call(rbind, cost_rows)
 
+## (b2) the S^2 pass's instruction sets (src/riemdp/lanes.h): the MH step on
+## the best the CPU has (AVX2 here, when present) against the compiler's
+## default (2-lane SSE2 vectors), which a CPU without AVX2 runs; interleaved
+isa <- riemdp:::num_lanes_isa()
+isa_name <- c("default (SSE2 lanes)", "AVX2")
+isa_rows <- list()
+for (n in c(20L, 1000L)) {
+  st <- states[[as.character(n)]]
+  n_steps <- if (n == 20L) 2e5L else 2e4L
+  run_isa <- function(k) function() {
+    riemdp:::num_lanes_isa(k)
+    pkg_chain(st$S, st$U, st$sigma, st$p, st$v, st$step, n_steps)
+    riemdp:::num_lanes_isa(-1L)
+  }
+  tt <- time_interleaved(lapply(0:isa$best, run_isa), reps = 3L)
+  isa_rows[[length(isa_rows) + 1L]] <- data.frame(
+    n = n, "instruction set" = isa_name[seq_along(tt)], "MH step (us)" = round(1e6 * tt / n_steps, 2),
+    check.names = FALSE)
+}
+riemdp:::num_lanes_isa(-1L)
+isa_tab <- do.call(rbind, isa_rows)
+
 ## ---------------------------------------------------------------------------
 ## (c) 200 releases, paper 000 §4.1 (n = 20, dp_geodesic_regression()'s default control)
 ## ---------------------------------------------------------------------------
@@ -410,6 +432,8 @@ cat("\n(b) riemdp's cost against n: one MH step (fixed step, from the bulk of th
     "domain evaluate the target too, so run time does not reveal the path), one clipped-gradient evaluation through riemdp:::regression_energy() and through the",
     "bare glue:\n")
 print(cost_tab, row.names = FALSE)
+cat("\n(b2) the MH step on each instruction set of the S^2 pass this CPU has (the same bits on each):\n")
+print(isa_tab, row.names = FALSE)
 rel_ctl <- eval(formals(dp_geodesic_regression)$control)
 cat(sprintf("\n(c) %d releases of dp_geodesic_regression(), n = 20, sphere(2), default control (burn-in %d + %d iterations per chain); fit footpoint for reference:\n",
             n_rel, rel_ctl$burn_in, rel_ctl$n_iter))
@@ -419,7 +443,7 @@ for (nm in names(checks)) cat(sprintf("  %-60s %s\n", nm, if (checks[[nm]]) "met
 cat(sprintf(paste("\nData: paper 000 §4.1 design, q0 = (1, 0, 0), zeta0 = (0, 0.6, 0.8), noise N(0, 0.001 I) projected;",
                   "public tau = %g, tau_m = %g, center = q0, radius = %g, x_range = [0, 1], epsilon = %g.\n"),
             tau, tau_m, radius, epsilon))
-cat(sprintf("riemdp %s, %s, %s; times are medians of repeated runs (elapsed).\n",
+cat(sprintf("riemdp %s, %s, %s, S^2 pass on %s; times are medians of repeated runs (elapsed).\n",
             as.character(utils::packageVersion("riemdp")), R.version.string,
-            Sys.info()[["machine"]]))
+            Sys.info()[["machine"]], isa_name[isa$used + 1L]))
 cat(sprintf("Total bench runtime: %.1f s\n", proc.time()[["elapsed"]] - t_start))

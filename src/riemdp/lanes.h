@@ -15,20 +15,28 @@
 #include <cmath>
 #include <cstring>
 
+// The AVX2 variant relies on every function of the kernel being inlined into
+// the one compiled for AVX2 (flatten): out of line, the 4-lane helpers would
+// pass vectors under the default target's ABI (a crash at -O0). It is built
+// only where inlining is on, and not on Windows, where GCC cannot align the
+// stack for AVX spills (GCC bug 54412).
 #if defined(__GNUC__)
 #define RIEMDP_LANES 1
-#if defined(__x86_64__) && !defined(RIEMDP_NO_DISPATCH)
-#define RIEMDP_LANES_DISPATCH 1
+#if defined(__SSE2__)
 #include <immintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__OPTIMIZE__) && !defined(__NO_INLINE__) && !defined(_WIN32) && \
+    !defined(RIEMDP_NO_DISPATCH)
+#define RIEMDP_LANES_DISPATCH 1
 #endif
 #endif
 
 #if defined(RIEMDP_LANES)
-// The 4-lane helpers are inline and only ever inlined into functions
-// compiled for AVX2 (flatten; nm lists no out-of-line copy): the ABI of
-// passing them by value elsewhere, which GCC warns about (for the rest of the
-// translation unit, where template instances are checked), never applies.
-#if !defined(__clang__)
+// The 4-lane helpers are inline and, where the AVX2 variant is built, only
+// ever inlined into it (see above; nm lists no out-of-line copy): the ABI of
+// passing them by value elsewhere, which GCC warns about for the rest of the
+// translation unit (where template instances are checked), never applies.
+#if defined(RIEMDP_LANES_DISPATCH) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 namespace riemdp {
@@ -36,8 +44,6 @@ namespace lanes {
 
 typedef double V2 __attribute__((vector_size(16)));
 typedef long long M2 __attribute__((vector_size(16)));
-typedef double V4 __attribute__((vector_size(32)));
-typedef long long M4 __attribute__((vector_size(32)));
 
 template <class T>
 struct lane_count {
@@ -69,7 +75,11 @@ struct lane_count {
   inline V abs(const V& a) { return (V)((M)a & 0x7fffffffffffffffLL); }
 
 RIEMDP_LANES_VECTOR_OPS(V2, M2, 2)
+#if defined(RIEMDP_LANES_DISPATCH)
+typedef double V4 __attribute__((vector_size(32)));
+typedef long long M4 __attribute__((vector_size(32)));
 RIEMDP_LANES_VECTOR_OPS(V4, M4, 4)
+#endif
 #undef RIEMDP_LANES_VECTOR_OPS
 
 // ---- Twin<V>: two vectors, every operation on both halves -----------------

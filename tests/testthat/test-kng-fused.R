@@ -283,3 +283,23 @@ test_that("the S^2 pass agrees with the general path at the clip's two formulas 
     }
   }
 })
+
+test_that("the S^2 pass measures the angle to each point's direction (data off the unit norm)", {
+  # points at their fitted values with norms 1 +- 1e-9 (within the point
+  # tolerance): the general path's chord angle of the raw y is about
+  # |1 - |y||, not 0; the pass (y/|y|, cached once per data set) agrees with
+  # the general path on the normalised points, and with itself on them
+  set.seed(813)
+  M <- manifold_sphere(2)
+  cs <- sphere_case(3, 30, 1)
+  Fit <- t(vapply(seq_len(30), function(i) sph_exp(cs$p, cs$V[, 1] * cs$x[i, 1]), numeric(3)))
+  Y <- cs$Y
+  Y[1:5, ] <- Fit[1:5, ] * (1 + c(1e-9, -1e-9, 5e-10, 1e-9, -1e-9))
+  Yn <- Y / sqrt(rowSums(Y^2))
+  for (tau in c(0.05, Inf)) {
+    a <- fused_grad_norm(M, Y, cs$x, cs$p, cs$V, tau)
+    expect_identical(a, fused_grad_norm(M, Yn, cs$x, cs$p, cs$V, tau))
+    b <- general_grad_norm(M, Yn, cs$x, cs$p, cs$V, tau, "joint", euclid_inner)
+    expect_lt(rel_err(a, b), 1e-12)
+  }
+})

@@ -667,11 +667,14 @@ class Sphere : public Manifold {
   // pi/6 (a public choice of formula); for larger tau, theta_i by
   // chord_angle_sq of the chords in the frame. At the cut locus (s_i = 0, c_i
   // < 0) cut_locus_safe_log's direction tangent_basis(yhat_i).col(0), for the
-  // few points concerned. y_i/|y_i| is cached in scratch (unit_points). The
-  // kernel (s2_pass_kernel) runs on lanes of 8 points (lanes.h: Eigen arrays,
-  // or AVX2 / AVX-512 where the CPU has them, with the same bits), without a
-  // branch on the data but the cut locus; padding lanes copy the batch's
-  // first point and get h = 0. Agrees with gradient_pass() to ~1e-15
+  // few points concerned (a rerun of the pass, s2_pass_kernel: an event of
+  // probability zero). y_i/|y_i| is cached in scratch (unit_points): the angle
+  // is to the point's direction, where gradient_pass's chord angle of the raw
+  // y_i differs from it by up to | |y_i| - 1 | (within the point tolerance)
+  // when y_i is at its fit. The kernel runs on lanes of 8 points (lanes.h:
+  // SSE2 vectors, or AVX2 where the CPU has it, with the same bits), without
+  // a branch on the data; padding lanes copy the batch's first point and get
+  // h = 0. Agrees with gradient_pass() to ~1e-15 for unit data
   // (test-kng-fused.R: cut locus, v = 0 and long v included).
   void gradient_pass_s2(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
                         Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
