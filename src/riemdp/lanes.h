@@ -14,12 +14,12 @@
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
-// The AVX2 variant relies on every function of the kernel being inlined into
-// the one compiled for AVX2 (flatten): out of line, the 4-lane helpers would
-// pass vectors under the default target's ABI (a crash at -O0). It is built
-// only where inlining is on, and not on Windows, where GCC cannot align the
-// stack for AVX spills (GCC bug 54412).
+// The AVX2 variant pays only where the kernel is inlined into the function
+// compiled for AVX2 (flatten; out of line it would run as default-target
+// code): it is built only where inlining is on, and not on Windows, where
+// GCC cannot align the stack for AVX spills (GCC bug 54412).
 #if defined(__GNUC__)
 #define RIEMDP_LANES 1
 #if defined(__SSE2__)
@@ -32,13 +32,6 @@
 #endif
 
 #if defined(RIEMDP_LANES)
-// The 4-lane helpers are inline and, where the AVX2 variant is built, only
-// ever inlined into it (see above; nm lists no out-of-line copy): the ABI of
-// passing them by value elsewhere, which GCC warns about for the rest of the
-// translation unit (where template instances are checked), never applies.
-#if defined(RIEMDP_LANES_DISPATCH) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
 namespace riemdp {
 namespace lanes {
 
@@ -75,14 +68,18 @@ struct lane_count {
   inline V abs(const V& a) { return (V)((M)a & 0x7fffffffffffffffLL); }
 
 RIEMDP_LANES_VECTOR_OPS(V2, M2, 2)
-#if defined(RIEMDP_LANES_DISPATCH)
-typedef double V4 __attribute__((vector_size(32)));
-typedef long long M4 __attribute__((vector_size(32)));
-RIEMDP_LANES_VECTOR_OPS(V4, M4, 4)
-#endif
 #undef RIEMDP_LANES_VECTOR_OPS
+#if defined(RIEMDP_LANES_DISPATCH)
+// 4 lanes: no function of its own takes or returns one by value (the AVX ABI
+// differs from the default target's, and these helpers are compiled for the
+// default target): Twin<V4> works on its halves in place (below).
+typedef double V4 __attribute__((vector_size(32)));
+#endif
 
 // ---- Twin<V>: two vectors, every operation on both halves -----------------
+// A Twin of vectors works on its halves as vector expressions in place (no
+// call passing a vector by value); a Twin of Twins recurses. Twins are
+// aggregates of more than 16 bytes: passed in memory under every ABI.
 template <class V>
 struct Twin {
   V lo, hi;
@@ -91,6 +88,19 @@ struct Twin {
     hi += b.hi;
     return *this;
   }
+};
+template <class V>
+struct is_twin : std::false_type {};
+template <class V>
+struct is_twin<Twin<V>> : std::true_type {};
+// the mask type of a lane type: a vector of 64-bit integers, or a Twin of them
+template <class V>
+struct mask_of {
+  typedef decltype(V{} < V{}) type;
+};
+template <class V>
+struct mask_of<Twin<V>> {
+  typedef Twin<typename mask_of<V>::type> type;
 };
 template <class V>
 struct lane_count<Twin<V>> {
@@ -121,62 +131,95 @@ RIEMDP_TWIN_BINARY(/)
 
 template <class V>
 inline Twin<V> load(const Twin<V>*, const double* p) {
-  const V* tag = nullptr;
-  return {load(tag, p), load(tag, p + lane_count<V>::value)};
+  Twin<V> t;
+  if constexpr (is_twin<V>::value) {
+    const V* tag = nullptr;
+    t.lo = load(tag, p);
+    t.hi = load(tag, p + lane_count<V>::value);
+  } else {
+    std::memcpy(&t.lo, p, sizeof(V));
+    std::memcpy(&t.hi, p + lane_count<V>::value, sizeof(V));
+  }
+  return t;
 }
 template <class V>
 inline Twin<V> splat(const Twin<V>*, double v) {
-  const V* tag = nullptr;
-  return {splat(tag, v), splat(tag, v)};
+  if constexpr (is_twin<V>::value) {
+    const V* tag = nullptr;
+    return {splat(tag, v), splat(tag, v)};
+  } else {
+    return {V{} + v, V{} + v};
+  }
 }
-// (on masks: 1 or 0)
+// the lanes as doubles (masks: 1 or 0)
 template <class V>
 inline double lane(const Twin<V>& a, int k) {
   constexpr int h = lane_count<V>::value;
-  return k < h ? lane(a.lo, k) : lane(a.hi, k - h);
+  if constexpr (is_twin<V>::value) return k < h ? lane(a.lo, k) : lane(a.hi, k - h);
+  else return static_cast<double>(k < h ? a.lo[k] : a.hi[k - h]);
 }
 template <class V>
 inline void set_lane(Twin<V>& a, int k, double v) {
   constexpr int h = lane_count<V>::value;
-  if (k < h) set_lane(a.lo, k, v);
-  else set_lane(a.hi, k - h, v);
+  if constexpr (is_twin<V>::value) {
+    if (k < h) set_lane(a.lo, k, v);
+    else set_lane(a.hi, k - h, v);
+  } else {
+    if (k < h) a.lo[k] = v;
+    else a.hi[k - h] = v;
+  }
 }
-// masks of Twin<V> are Twin<mask of V>
-template <class V>
-inline auto lt(const Twin<V>& a, const Twin<V>& b) -> Twin<decltype(lt(a.lo, b.lo))> {
-  return {lt(a.lo, b.lo), lt(a.hi, b.hi)};
-}
-template <class V>
-inline auto le(const Twin<V>& a, const Twin<V>& b) -> Twin<decltype(le(a.lo, b.lo))> {
-  return {le(a.lo, b.lo), le(a.hi, b.hi)};
-}
-template <class V>
-inline auto eq(const Twin<V>& a, const Twin<V>& b) -> Twin<decltype(eq(a.lo, b.lo))> {
-  return {eq(a.lo, b.lo), eq(a.hi, b.hi)};
-}
+#define RIEMDP_TWIN_COMPARE(NAME, OP)                                                           \
+  template <class V>                                                                            \
+  inline typename mask_of<Twin<V>>::type NAME(const Twin<V>& a, const Twin<V>& b) {             \
+    if constexpr (is_twin<V>::value) return {NAME(a.lo, b.lo), NAME(a.hi, b.hi)};               \
+    else return {a.lo OP b.lo, a.hi OP b.hi};                                                   \
+  }
+RIEMDP_TWIN_COMPARE(lt, <)
+RIEMDP_TWIN_COMPARE(le, <=)
+RIEMDP_TWIN_COMPARE(eq, ==)
+#undef RIEMDP_TWIN_COMPARE
 template <class M>
 inline Twin<M> both(const Twin<M>& a, const Twin<M>& b) {
-  return {both(a.lo, b.lo), both(a.hi, b.hi)};
+  if constexpr (is_twin<M>::value) return {both(a.lo, b.lo), both(a.hi, b.hi)};
+  else return {a.lo & b.lo, a.hi & b.hi};
 }
 template <class M>
 inline Twin<M> either(const Twin<M>& a, const Twin<M>& b) {
-  return {either(a.lo, b.lo), either(a.hi, b.hi)};
+  if constexpr (is_twin<M>::value) return {either(a.lo, b.lo), either(a.hi, b.hi)};
+  else return {a.lo | b.lo, a.hi | b.hi};
 }
 template <class M>
 inline Twin<M> negate(const Twin<M>& a) {
-  return {negate(a.lo), negate(a.hi)};
+  if constexpr (is_twin<M>::value) return {negate(a.lo), negate(a.hi)};
+  else return {~a.lo, ~a.hi};
 }
 template <class M>
 inline long long fold(const Twin<M>& m) {
-  return fold(m.lo) | fold(m.hi);
+  if constexpr (is_twin<M>::value) {
+    return fold(m.lo) | fold(m.hi);
+  } else {
+    long long r = 0;
+    for (int k = 0; k < lane_count<M>::value; ++k) r |= m.lo[k] | m.hi[k];
+    return r;
+  }
 }
 template <class M, class V>
 inline Twin<V> select(const Twin<M>& m, const Twin<V>& a, const Twin<V>& b) {
-  return {select(m.lo, a.lo, b.lo), select(m.hi, a.hi, b.hi)};
+  if constexpr (is_twin<V>::value) {
+    return {select(m.lo, a.lo, b.lo), select(m.hi, a.hi, b.hi)};
+  } else {
+    return {(V)(((M)a.lo & m.lo) | ((M)b.lo & ~m.lo)), (V)(((M)a.hi & m.hi) | ((M)b.hi & ~m.hi))};
+  }
 }
 template <class V>
 inline Twin<V> abs(const Twin<V>& a) {
-  return {abs(a.lo), abs(a.hi)};
+  if constexpr (is_twin<V>::value) {
+    return {abs(a.lo), abs(a.hi)};
+  } else {
+    typedef typename mask_of<V>::type M;
+    return {(V)((M)a.lo & 0x7fffffffffffffffLL), (V)((M)a.hi & 0x7fffffffffffffffLL)};
+  }
 }
 
 // ---- square roots: the one operation the vector extensions lack -----------
@@ -189,11 +232,6 @@ struct Ops2 {
 #endif
   }
 };
-#if defined(RIEMDP_LANES_DISPATCH)
-struct Ops4Avx2 {
-  __attribute__((target("avx2"))) static inline V4 sqrt(const V4& a) { return _mm256_sqrt_pd(a); }
-};
-#endif
 template <class Ops>
 struct TwinOps {
   template <class V>
@@ -201,6 +239,13 @@ struct TwinOps {
     return {Ops::sqrt(a.lo), Ops::sqrt(a.hi)};
   }
 };
+#if defined(RIEMDP_LANES_DISPATCH)
+struct TwinOps4Avx2 {
+  __attribute__((target("avx2"))) static inline Twin<V4> sqrt(const Twin<V4>& a) {
+    return {_mm256_sqrt_pd(a.lo), _mm256_sqrt_pd(a.hi)};
+  }
+};
+#endif
 
 // ---- helpers on any lane type ---------------------------------------------
 template <class M>

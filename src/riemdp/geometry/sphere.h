@@ -327,7 +327,7 @@ RIEMDP_FLATTEN inline S2PassSums s2_pass_default(const S2PassInput& in) {
 }
 #if defined(RIEMDP_LANES_DISPATCH)
 using S2LanesAvx2 = lanes::Twin<lanes::V4>;  // 8 lanes too: the same sums
-using S2OpsAvx2 = lanes::TwinOps<lanes::Ops4Avx2>;
+using S2OpsAvx2 = lanes::TwinOps4Avx2;
 template <bool Careful>
 __attribute__((target("avx2"), flatten)) inline S2PassSums s2_pass_avx2(const S2PassInput& in) {
   return s2_pass_kernel<S2LanesAvx2, S2OpsAvx2, Careful>(in);
