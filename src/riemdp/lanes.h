@@ -79,7 +79,8 @@ typedef double V4 __attribute__((vector_size(32)));
 // ---- Twin<V>: two vectors, every operation on both halves -----------------
 // A Twin of vectors works on its halves as vector expressions in place (no
 // call passing a vector by value); a Twin of Twins recurses. Twins are
-// aggregates of more than 16 bytes: passed in memory under every ABI.
+// aggregates of more than 16 bytes: passed in memory under the x86-64 ABI
+// whatever the target (arm64, with one target, passes them in registers).
 template <class V>
 struct Twin {
   V lo, hi;
@@ -151,7 +152,7 @@ inline Twin<V> splat(const Twin<V>*, double v) {
     return {V{} + v, V{} + v};
   }
 }
-// the lanes as doubles (masks: 1 or 0)
+// the lanes as doubles (masks: nonzero where true, 0 where false)
 template <class V>
 inline double lane(const Twin<V>& a, int k) {
   constexpr int h = lane_count<V>::value;
