@@ -31,44 +31,31 @@
 #endif
 #endif
 
+namespace riemdp {
+namespace lanes {
+
+// Plain doubles as one lane, so that a formula written on lanes serves scalar
+// code too (chord_angle_core).
+template <class T>
+struct lane_count {
+  static constexpr int value = sizeof(T) / sizeof(double);
+};
+inline bool lt(double a, double b) { return a < b; }
+inline bool le(double a, double b) { return a <= b; }
+inline double select(bool m, double a, double b) { return m ? a : b; }
+struct ScalarOps {
+  static double sqrt(double a) { return std::sqrt(a); }
+};
+
+}  // namespace lanes
+}  // namespace riemdp
+
 #if defined(RIEMDP_LANES)
 namespace riemdp {
 namespace lanes {
 
 typedef double V2 __attribute__((vector_size(16)));
-typedef long long M2 __attribute__((vector_size(16)));
 
-template <class T>
-struct lane_count {
-  static constexpr int value = sizeof(T) / sizeof(double);
-};
-
-#define RIEMDP_LANES_VECTOR_OPS(V, M, W)                                                          \
-  inline V load(const V*, const double* p) {                                                    \
-    V v;                                                                                        \
-    std::memcpy(&v, p, sizeof v);                                                               \
-    return v;                                                                                   \
-  }                                                                                             \
-  inline V splat(const V*, double v) { return V{} + v; }                                        \
-  inline double lane(const V& a, int k) { return a[k]; }                                        \
-  inline void set_lane(V& a, int k, double v) { a[k] = v; }                                     \
-  inline M lt(const V& a, const V& b) { return (M)(a < b); }                                    \
-  inline M le(const V& a, const V& b) { return (M)(a <= b); }                                   \
-  inline M eq(const V& a, const V& b) { return (M)(a == b); }                                   \
-  inline M both(const M& a, const M& b) { return a & b; }                                       \
-  inline M either(const M& a, const M& b) { return a | b; }                                     \
-  inline M negate(const M& a) { return ~a; }                                                    \
-  inline long long fold(const M& m) {                                                           \
-    long long r = 0;                                                                            \
-    for (int k = 0; k < W; ++k) r |= m[k];                                                      \
-    return r;                                                                                   \
-  }                                                                                             \
-  inline bool lane(const M& m, int k) { return m[k] != 0; }                                     \
-  inline V select(const M& m, const V& a, const V& b) { return (V)(((M)a & m) | ((M)b & ~m)); } \
-  inline V abs(const V& a) { return (V)((M)a & 0x7fffffffffffffffLL); }
-
-RIEMDP_LANES_VECTOR_OPS(V2, M2, 2)
-#undef RIEMDP_LANES_VECTOR_OPS
 #if defined(RIEMDP_LANES_DISPATCH)
 // 4 lanes: no function of its own takes or returns one by value (the AVX ABI
 // differs from the default target's, and these helpers are compiled for the

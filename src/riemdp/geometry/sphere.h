@@ -152,32 +152,24 @@ inline double unit_chord_angle(double a2, double b2) {
 // libm call: with phi = atan(sqrt(m/M)), m = min(a2, b2), M = max, r2 = a2 + b2,
 // sin^2(phi/2) = (m/r2) / (2 (1 + sqrt(M/r2))) <= 0.147, and asin_small
 // (unit_chord_angle_near is the case r2 = 4). Relative error ~1e-16.
+// The formula on lanes (lanes.h; Ops gives the square root) or doubles,
+// without the fallback.
+template <class T, class Ops>
+inline T chord_angle_core(const T& a2, const T& b2) {
+  using lanes::lt;
+  using lanes::select;
+  const T r2 = a2 + b2, m = select(lt(b2, a2), b2, a2), M = select(lt(a2, b2), b2, a2);
+  const T t = 4.0 * asin_small<T>(Ops::sqrt((m / r2) / (2.0 * (1.0 + Ops::sqrt(M / r2)))));
+  const T pi_t = num::pi - t;
+  return select(lanes::le(a2, b2), t, pi_t);
+}
 inline double chord_angle_sq(double a2, double b2) {
   const double r2 = a2 + b2;
   if (!(r2 > 0.0 && r2 <= 1e300)) return num::chord_angle(std::sqrt(a2), std::sqrt(b2));  // 0, Inf, NaN
-  const double m = std::min(a2, b2), M = std::max(a2, b2);
-  const double t = 4.0 * asin_small(std::sqrt((m / r2) / (2.0 * (1.0 + std::sqrt(M / r2)))));
-  return a2 <= b2 ? t : num::pi - t;
+  return chord_angle_core<double, lanes::ScalarOps>(a2, b2);
 }
 
 #if defined(RIEMDP_LANES)
-// chord_angle_sq on lanes (lanes.h; Ops gives the square root), branch-free
-// but for its fallback, taken when a2 + b2 is 0, Inf or NaN.
-template <class T, class Ops>
-inline T chord_angle_sq_lanes(const T& a2, const T& b2) {
-  using lanes::lt;
-  using lanes::select;
-  const T r2 = a2 + b2, mn = select(lt(b2, a2), b2, a2), mx = select(lt(a2, b2), b2, a2);
-  const T inv_r2 = 1.0 / r2;
-  const T t = 4.0 * asin_small<T>(Ops::sqrt((mn * inv_r2) / (2.0 * (1.0 + Ops::sqrt(mx * inv_r2)))));
-  T theta = select(lanes::le(a2, b2), t, num::pi - t);
-  for (int k = 0; k < lanes::lane_count<T>::value; ++k) {
-    const double r = lanes::lane(r2, k);
-    if (!(r > 0.0 && r <= 1e300)) lanes::set_lane(theta, k, chord_angle_sq(lanes::lane(a2, k), lanes::lane(b2, k)));
-  }
-  return theta;
-}
-
 // The S^2 regression pass (Sphere::gradient_pass_s2) on points begin..end-1:
 // covariates x, unit points (y0, y1, y2) as contiguous arrays; the frame (p,
 // u, nv) and |v|; the four sums of the pass.
@@ -267,7 +259,8 @@ inline S2PassSums s2_pass_kernel(const S2PassInput& in) {
       clipped = tau;  // at the cut locus (c < 0)
     } else {
       const T am = alpha - cs, bm = beta - sn, ap = alpha + cs, bp = beta + sn, g2 = gamma * gamma;
-      const T theta = chord_angle_sq_lanes<T, Ops>(am * am + bm * bm + g2, ap * ap + bp * bp + g2);
+      // unit vectors: a2 + b2 = 4 (NaN lanes stay NaN), chord_angle_sq's fallback never applies
+      const T theta = chord_angle_core<T, Ops>(am * am + bm * bm + g2, ap * ap + bp * bp + g2);
       clipped = select(lt(tau, theta), tau, theta);
       h = clipped / s;
     }
@@ -281,17 +274,12 @@ inline S2PassSums s2_pass_kernel(const S2PassInput& in) {
     } else if (any(cut)) {  // cut_locus_safe_log: tangent_basis(yhat).col(0) times the clipped angle
       for (int k = 0; k < len; ++k) {
         if (!lane(cut, k)) continue;
-        const double ck = lane(cs, k), sk = lane(sn, k), f[3] = {ck * in.p[0] + sk * in.u[0],
-                                                                ck * in.p[1] + sk * in.u[1],
-                                                                ck * in.p[2] + sk * in.u[2]};
-        // unit_sphere_basis_col(fit, 0, d)
-        const double sign = f[0] < 0 ? -1.0 : 1.0, den = 1.0 + sign * f[0], qi = sign * f[1];
-        const double d[3] = {-qi, 1.0 - qi * (sign * f[1]) / den, 0.0 - qi * (sign * f[2]) / den};
-        double dt = 0.0, dn = 0.0;
-        for (int j = 0; j < 3; ++j) {
-          dt += d[j] * (ck * in.u[j] - sk * in.p[j]);
-          dn += d[j] * in.nv[j];
-        }
+        const Eigen::Vector3d p(in.p[0], in.p[1], in.p[2]), u(in.u[0], in.u[1], in.u[2]),
+            nv(in.nv[0], in.nv[1], in.nv[2]);
+        const double ck = lane(cs, k), sk = lane(sn, k);
+        Eigen::Vector3d d;
+        unit_sphere_basis_col(Eigen::Vector3d(ck * p + sk * u), 0, d);
+        const double dt = d.dot(ck * u - sk * p), dn = d.dot(nv);
         set_lane(ha, k, lane(clipped, k) * dt);
         set_lane(hg, k, lane(clipped, k) * dn);
       }
