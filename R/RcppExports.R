@@ -129,6 +129,10 @@ samp_mh_regression <- function(M, Y, x, sigma, tau, center, radius, tau_m, block
     .Call(`_riemdp_samp_mh_regression`, M, Y, x, sigma, tau, center, radius, tau_m, block, A, p0, V0, p_ref, V_ref, n, control)
 }
 
+samp_kng_chain <- function(M, Y, x, sigma, tau, center, radius, tau_m, starts_p, starts_V, keep, control) {
+    .Call(`_riemdp_samp_kng_chain`, M, Y, x, sigma, tau, center, radius, tau_m, starts_p, starts_V, keep, control)
+}
+
 priv_regression_sensitivity <- function(M, n, tau, tau_m, bound) {
     .Call(`_riemdp_priv_regression_sensitivity`, M, n, tau, tau_m, bound)
 }

@@ -21,16 +21,30 @@
 #' release spends \eqn{\epsilon}. Everything else is public: the domain, the
 #' covariate range, the clip. Covariates outside `x_range` are an error, and
 #' so are responses that are not points of `M`; the errors carry no data
-#' values. The draw is the state of a Metropolis-Hastings chain on the tangent
-#' bundle ([mcmc_control()]), proposing \eqn{p' = Exp_p(\xi)},
-#' \eqn{v' = \Gamma_{p \to p'}(v + \zeta)} with isotropic Gaussian
-#' \eqn{\xi, \zeta} (a symmetric proposal for that base measure), started at
-#' the public point \eqn{(c, 0)}, never at the non-private fit; the release
-#' carries the guarantee of the exact law to the extent that the chain has
-#' converged. The returned object holds the private parameter and public
-#' parameters only; chain diagnostics (acceptance rate, adapted step, log
-#' density trace) depend on the data and are returned only with
-#' `diagnostics = TRUE`, outside the guarantee.
+#' values.
+#'
+#' **Sampler.** The draw is the last state of a Metropolis-Hastings chain
+#' started at the public point \eqn{(c, 0)}, never at the non-private fit,
+#' whose length is a function of public quantities only (by default
+#' \eqn{500 + 50D} steps, \eqn{D} the dimension of \eqn{(p, v)}; see
+#' `control`). It runs in orthonormal coordinates of the tangent bundle at
+#' the Huber fit \eqn{\hat z}, where the gradient is about
+#' \eqn{g_0 + H\delta} (\eqn{H} by central differences), and mixes two
+#' kernels: independence proposals from the linearised K-norm gradient law
+#' \eqn{\delta = H^{-1}(u - g_0)}, \eqn{u} with density
+#' \eqn{\propto \exp(-|u|/(s\sigma))} for \eqn{s = 1, 2, 5}, and from the
+#' uniform law on the public domain; and local random-walk steps
+#' preconditioned by \eqn{H^{-1}}, their scale adapted during burn-in only.
+#' The proposal may use the data: the chain's stationary law is the
+#' mechanism's whatever the proposal, and its start and length are public.
+#' Where the linearisation is exact (least squares on flat space with no
+#' residual clipped), the first proposal is the law itself and nearly every
+#' proposal is accepted. The release carries the guarantee of the exact law
+#' to the extent that the chain has reached it: `bench/mcmc-conformance.R`
+#' checks the defaults over manifolds, sample sizes, budgets and fits far from
+#' the centre. The returned object holds the private parameter and public
+#' parameters only; chain diagnostics depend on the data and are returned
+#' only with `diagnostics = TRUE`, outside the guarantee.
 #'
 #' When \eqn{n\epsilon} is small the density is nearly flat (with clipped
 #' residuals its largest contrast over the domain is of order
@@ -84,21 +98,20 @@
 #'   `scheme = "paper"`.
 #' @param bound The sensitivity bound, as in
 #'   [sensitivity_geodesic_regression()].
-#' @param control Settings of the Metropolis-Hastings chain
-#'   ([mcmc_control()]): the draw is the state after `burn_in + n_iter`
-#'   iterations (by default 5000 + 5000: the chain must travel from the
-#'   public start to where the density concentrates, and the step adapted
-#'   on the way is too long at first; check convergence on public or
-#'   simulated data with `diagnostics = TRUE` and longer chains). `step` is
-#'   the initial common scale of the proposal, by default the public
-#'   \eqn{\min(radius/4, \tau_m/8)}, which burn-in shrinks (a step that
-#'   starts too small leaves the chain stuck where it started); the proposal mixes its
-#'   footpoint and shooting parts by the inverse Gram matrix of a uniform
-#'   design on \eqn{[0, 1]}, a public preconditioner.
-#' @param diagnostics If `TRUE`, the release also holds the chain's
-#'   diagnostics (acceptance rate, adapted step, effective sample size of the
-#'   log density over the kept iterations): they depend on the data beyond
-#'   the guarantee, so use them on public or simulated data to tune `control`.
+#' @param control `NULL` (the default) for the public default chain,
+#'   \eqn{250 + 25D} burn-in steps and as many after, or settings from
+#'   [mcmc_control()]: the draw is the state after `burn_in + n_iter` steps;
+#'   `adapt` and `target_accept` tune the local steps during burn-in. `init`
+#'   and `resume` are refused (the chain starts at its public start).
+#'   `scheme = "paper"` keeps the random-walk chain of Kulkarni & Soto's App.
+#'   A, by default 5000 + 5000 steps with `step` the initial scale.
+#' @param diagnostics If `TRUE`, three more chains run from other public
+#'   starts and the release holds their diagnostics: split R-hat and the
+#'   effective sample size of the level \eqn{|\nabla E|/\sigma} over the
+#'   chains, the acceptance of each kind of step, and the release's level
+#'   against \eqn{Gamma(D, 1)}, its law where the target is concentrated.
+#'   They depend on the data beyond the guarantee: the object is then not a
+#'   release to publish; use them on public or simulated data.
 #' @return An object of class `c("riemdp_regression_release", "riemdp_release")`:
 #'   `footpoint` and `shooting` (the private geodesic, parametrised as in
 #'   [geodesic_regression()]: the point at \eqn{x = 0} and the velocity per
@@ -128,12 +141,12 @@
 #' @export
 dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center, radius,
                                    scheme = c("joint", "paper"), split = 0.5, bound = c("poster", "jacobi"),
-                                   control = mcmc_control(n_iter = 5000L, burn_in = 5000L), diagnostics = FALSE) {
+                                   control = NULL, diagnostics = FALSE) {
   call <- call_without_data(match.call(), c("x", "Y"), "dp_geodesic_regression")
   check_manifold(M, call)
   scheme <- arg_match(scheme, c("joint", "paper"), "scheme", call)
   bound <- arg_match(bound, c("poster", "jacobi"), "bound", call)
-  check_control(control, call)
+  if (!is.null(control)) check_control(control, call)
   if (!is.logical(diagnostics) || length(diagnostics) != 1L || is.na(diagnostics))
     abort("`diagnostics` must be TRUE or FALSE", call)
   for (a in c("epsilon", "tau", "tau_m", "x_range", "center", "radius"))
@@ -158,19 +171,24 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   # A release is the state after burn_in + n_iter iterations; with
   # diagnostics the chain keeps every state after burn-in (the same chain:
   # thinning only selects what is returned) for the effective sample size.
-  ctl <- control
-  ctl$thin <- if (diagnostics) 1L else control$n_iter
-  keep <- if (diagnostics) control$n_iter else 1L
   zero <- matrix(0, M$ambient, 1L)
   if (scheme == "joint") {
     sigma <- 2 * sens[["joint"]] / epsilon
     if (!is.finite(sigma)) abort(sprintf("`epsilon` = %s is too small: sigma = 2 Delta / epsilon overflows", format(epsilon)), call)
-    if (is.null(ctl$step)) ctl$step <- min(radius / 4, tau_m / 8)  # public; burn-in shrinks it
+    ctl <- kng_chain_control(control, 2L * M$dim, call)
     # The data enter only here, through the mechanism's target.
-    res <- core_call(samp_mh_regression(M, S, U, sigma, tau, C$x, radius, tau_m, "joint", proposal_mixing(1L), C$x,
-                                        zero, NULL, NULL, keep, mcmc_settings(ctl)), call)
-    chains <- list(joint = res)
+    res <- kng_chain_draw(M, S, U, sigma, tau, C$x, radius, tau_m, ctl, diagnostics, call)
+    last <- list(p = res$p, V = res$V)
+    diag_out <- res$diagnostics
+    sampler <- "kng-chain"
   } else {
+    # The paper's two blocks keep the random-walk chain of its App. A.
+    if (is.null(control)) control <- mcmc_control(n_iter = 5000L, burn_in = 5000L, verbose = interactive())
+    if (!is.null(control$init))
+      abort("`control$init` is not used by this release: its chains start at public points; leave `init` NULL", call)
+    ctl <- control
+    ctl$thin <- if (diagnostics) 1L else control$n_iter
+    keep <- if (diagnostics) control$n_iter else 1L
     sigma <- c(footpoint = sens[["footpoint"]] / (split * epsilon),
                shooting = sens[["shooting"]] / ((1 - split) * epsilon))
     if (!all(is.finite(sigma))) abort(sprintf("`epsilon` = %s is too small: sigma overflows", format(epsilon)), call)
@@ -186,11 +204,13 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
     if (is.null(c2$step)) c2$step <- min(sigma[["shooting"]], tau_m / 2)
     res2 <- core_call(samp_mh_regression(M, S, U, sigma[["shooting"]], tau, C$x, radius, tau_m, "shooting", diag(2),
                                          p_private, zero, NULL, NULL, keep, mcmc_settings(c2)), call)
-    res <- res2
     chains <- list(footpoint = res1, shooting = res2)
     rm(fit)
+    last <- chain_last_state(res2, M$ambient, keep)
+    diag_out <- if (diagnostics) lapply(chains, chain_diagnostics) else NULL
+    sampler <- "mh"
+    ctl <- unclass(control)
   }
-  last <- chain_last_state(res, M$ambient, keep)
   p_range <- last$p
   v_range <- last$V
   if (M$type == "kendall") {
@@ -209,7 +229,6 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   # Post-processing: the same geodesic at x = 0, per unit of x.
   w <- x_range[2] - x_range[1]
   at0 <- core_call(stat_regression_rebase(M, p_range, v_range, -x_range[1] / w), call)
-  diag_out <- if (diagnostics) lapply(chains, chain_diagnostics) else NULL
   structure(list(footpoint = from_values(M, at0$footpoint, 1L, TRUE, center),
                  shooting = from_values(M, as.double(at0$shooting) / w, 1L, TRUE, center),
                  footpoint_range = from_values(M, p_range, 1L, TRUE, center),
@@ -218,8 +237,8 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
                  guarantee = if (scheme == "joint") "epsilon-DP" else "none (paper 000 App. A scheme)",
                  epsilon = epsilon, split = if (scheme == "paper") split else NA_real_, sigma = sigma,
                  sensitivity = sens, bound = bound, tau = tau, tau_m = tau_m, x_range = x_range,
-                 center = from_values(M, C$x, 1L, TRUE, center), radius = radius, n = n, sampler = "mh",
-                 control = unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
+                 center = from_values(M, C$x, 1L, TRUE, center), radius = radius, n = n, sampler = sampler,
+                 control = ctl[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = diag_out, call = call),
             class = c("riemdp_regression_release", "riemdp_release"))
 }
@@ -305,7 +324,7 @@ regression_guarantee_sentence <- function(x) {
                  format(x$x_range[1], digits = 4), format(x$radius, digits = 4), format(x$tau_m, digits = 4),
                  format(x$x_range[1], digits = 4), format(x$x_range[2], digits = 4), format(x$tau, digits = 4))
   src <- if (x$bound == "poster") "poster 001 Table 1" else "Jacobi-field bound at length tau_m"
-  mh <- "a Metropolis-Hastings draw started at the public (centre, 0) (the guarantee is that of the exact law, which the chain approximates)"
+  mh <- release_sampler_sentence(x, "(centre, 0)")
   if (x$scheme == "joint")
     return(sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on (footpoint, shooting vector) with sigma = 2*Delta/epsilon = %s, Delta = %s (footpoint %s, shooting %s; n = %d, %s); %s; %s. %s",
                    format(x$epsilon, digits = 4), format(x$sigma, digits = 4), format(x$sensitivity[["joint"]], digits = 4),
@@ -324,8 +343,24 @@ print.riemdp_regression_release <- function(x, digits = max(3L, getOption("digit
   print(x$footpoint, digits = digits)
   cat("Private shooting vector (per unit of x):\n")
   print(x$shooting, digits = digits)
-  print_chain_diagnostics(x$diagnostics)
+  print_release_diagnostics(x$diagnostics)
   invisible(x)
+}
+
+# Diagnostics of either sampler of a release.
+print_release_diagnostics <- function(d) {
+  if (!is.null(d$sampler) && d$sampler == "kng-chain") print_kng_diagnostics(d) else print_chain_diagnostics(d)
+}
+
+# The sampler of a regression release, in its guarantee and summary.
+release_sampler_sentence <- function(x, start) {
+  if (identical(x$sampler, "kng-chain")) return(kng_chain_sentence(x$control, start))
+  sprintf("a random-walk Metropolis-Hastings draw of %d steps started at the public %s (the guarantee is that of the exact law, which the chain approximates)",
+          as.integer(x$control$burn_in + x$control$n_iter), start)
+}
+release_sampler_name <- function(x) {
+  if (identical(x$sampler, "kng-chain")) "K-norm gradient chain (linearised-law independence and local steps)"
+  else "random-walk Metropolis-Hastings"
 }
 
 print_chain_diagnostics <- function(d) {
@@ -357,7 +392,7 @@ print.summary.riemdp_regression_release <- function(x, digits = max(3L, getOptio
               r$n, format(r$tau, digits = digits), format(r$tau_m, digits = digits), format(r$x_range[1], digits = digits),
               format(r$x_range[2], digits = digits), format(r$radius, digits = digits)))
   print(r$center, digits = digits)
-  cat(sprintf("Sampler: Metropolis-Hastings, burn-in %d, %d further iterations\n", r$control$burn_in, r$control$n_iter))
+  cat(sprintf("Sampler: %s, burn-in %d, %d further steps\n", release_sampler_name(r), r$control$burn_in, r$control$n_iter))
   cat("Private footpoint (x = 0):\n")
   print(r$footpoint, digits = digits)
   cat("Private shooting vector (per unit of x):\n")
@@ -466,8 +501,9 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' \eqn{\beta_0 = \beta^u_0 - \sum_j \beta_j a_j} (post-processing). The
 #' release concentrates on the Huber regression fit with clip `tau`, which is
 #' the least-squares fit when every residual is below `tau`. The draw is the
-#' state of a Metropolis-Hastings chain started at the public point 0; see
-#' [dp_geodesic_regression()] for the sampler and `diagnostics`.
+#' last state of a Metropolis-Hastings chain started at the public point 0,
+#' of \eqn{500 + 50(m + 1)} steps by default; see [dp_geodesic_regression()]
+#' for the sampler and `diagnostics`.
 #'
 #' @param formula A model formula `response ~ predictors` with numeric
 #'   predictors and an intercept. Each predictor must be a fixed function of
@@ -503,14 +539,14 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' predict(rel, data.frame(speed = c(10, 20)))
 #' @export
 dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
-                                 control = mcmc_control(n_iter = 5000L, burn_in = 5000L), diagnostics = FALSE) {
+                                 control = NULL, diagnostics = FALSE) {
   call <- call_without_data(match.call(), "data", "dp_linear_regression")
   # under do.call() the call holds the formula object, with its environment
   # (which may hold the data): keep the bare expression
   if (inherits(call$formula, "formula")) call$formula <- `attributes<-`(call$formula, NULL)
   if (!inherits(formula, "formula")) abort("`formula` must be a model formula, e.g. y ~ x", call)
   if (!is.data.frame(data)) abort("`data` must be a data frame", call)
-  check_control(control, call)
+  if (!is.null(control)) check_control(control, call)
   if (!is.logical(diagnostics) || length(diagnostics) != 1L || is.na(diagnostics))
     abort("`diagnostics` must be TRUE or FALSE", call)
   for (a in c("epsilon", "tau", "x_range", "beta_max"))
@@ -552,26 +588,22 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   sens <- regression_sensitivity(E1, n, tau, beta_max, "poster", m = m, call = call)
   sigma <- 2 * sens[["joint"]] / epsilon
   if (!is.finite(sigma)) abort(sprintf("`epsilon` = %s is too small: sigma = 2 Delta / epsilon overflows", format(epsilon)), call)
-  ctl <- control
-  ctl$thin <- if (diagnostics) 1L else control$n_iter  # as in dp_geodesic_regression()
-  keep <- if (diagnostics) control$n_iter else 1L
-  if (is.null(ctl$step)) ctl$step <- beta_max / 8  # public; burn-in shrinks it
+  ctl <- kng_chain_control(control, m + 1L, call)
   S <- list(x = as.double(y), n = n, by_row = TRUE)
   check_squares_representable(E1, S, list(tau = tau, beta_max = beta_max), call, "the response")
   storage.mode(U) <- "double"
-  res <- core_call(samp_mh_regression(E1, S, unname(U), sigma, tau, 0, beta_max, beta_max, "joint",
-                                      proposal_mixing(m), 0, matrix(0, 1L, m), NULL, NULL, keep, mcmc_settings(ctl)), call)
-  last <- chain_last_state(res, 1L, keep)
-  theta_u <- c(last$p, as.double(last$V))
+  # The data enter only here, through the mechanism's target.
+  res <- kng_chain_draw(E1, S, unname(U), sigma, tau, 0, beta_max, beta_max, ctl, diagnostics, call)
+  theta_u <- c(res$p, as.double(res$V))
   slopes <- theta_u[-1L] / (R[2L, ] - R[1L, ])
   coefficients <- c(theta_u[1L] - sum(slopes * R[1L, ]), slopes)
   names(coefficients) <- c("(Intercept)", colnames(X))
   structure(list(coefficients = coefficients, epsilon = epsilon, sigma = sigma, sensitivity = sens[["joint"]],
                  tau = tau, x_range = R, beta_max = beta_max, n = n, m = m, terms = public_terms(tt),
                  response = paste(deparse(formula[[2L]]), collapse = " "),
-                 guarantee = "epsilon-DP", sampler = "mh",
-                 control = unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
-                 diagnostics = if (diagnostics) list(joint = chain_diagnostics(res)) else NULL,
+                 guarantee = "epsilon-DP", sampler = "kng-chain",
+                 control = ctl[c("n_iter", "burn_in", "adapt", "target_accept")],
+                 diagnostics = res$diagnostics,
                  call = call),
             class = c("riemdp_linear_release", "riemdp_release"))
 }
@@ -598,9 +630,10 @@ predictor_ranges <- function(x_range, names, call) {
 }
 
 linear_guarantee_sentence <- function(x) {
-  sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on the %d coefficients with sigma = 2*Delta/epsilon = %s, Delta = 2*tau*sqrt(1 + m)/n = %s (n = %d, tau = %s, m = %d); public domain: predictors in `x_range`, |fit at the lower corner| and |change across each range| <= beta_max = %s; a Metropolis-Hastings draw started at 0 (the guarantee is that of the exact law, which the chain approximates). %s",
+  sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on the %d coefficients with sigma = 2*Delta/epsilon = %s, Delta = 2*tau*sqrt(1 + m)/n = %s (n = %d, tau = %s, m = %d); public domain: predictors in `x_range`, |fit at the lower corner| and |change across each range| <= beta_max = %s; %s. %s",
           format(x$epsilon, digits = 4), x$m + 1L, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4),
-          x$n, format(x$tau, digits = 4), x$m, format(x$beta_max, digits = 4), implied_mu_sentence(x$epsilon))
+          x$n, format(x$tau, digits = 4), x$m, format(x$beta_max, digits = 4), release_sampler_sentence(x, "0"),
+          implied_mu_sentence(x$epsilon))
 }
 
 #' @export
@@ -609,7 +642,7 @@ print.riemdp_linear_release <- function(x, digits = max(3L, getOption("digits") 
   cat(strwrap(paste("Guarantee:", linear_guarantee_sentence(x)), exdent = 2), sep = "\n")
   cat("Private coefficients:\n")
   print(x$coefficients, digits = digits)
-  print_chain_diagnostics(x$diagnostics)
+  print_release_diagnostics(x$diagnostics)
   invisible(x)
 }
 
@@ -628,7 +661,7 @@ print.summary.riemdp_linear_release <- function(x, digits = max(3L, getOption("d
   cat(strwrap(paste("Guarantee:", x$guarantee), exdent = 2), sep = "\n")
   cat("Public ranges of the predictors:\n")
   print(r$x_range, digits = digits)
-  cat(sprintf("Sampler: Metropolis-Hastings, burn-in %d, %d further iterations\n", r$control$burn_in, r$control$n_iter))
+  cat(sprintf("Sampler: %s, burn-in %d, %d further steps\n", release_sampler_name(r), r$control$burn_in, r$control$n_iter))
   cat("Private coefficients:\n")
   print(r$coefficients, digits = digits)
   invisible(x)

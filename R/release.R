@@ -90,7 +90,7 @@
 #' @export
 dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplace", "kng", "gaussian"),
                             outside = c("error", "clip"), normalizer = c("conservative", "footprint_free"),
-                            sigma = NULL, mu = NULL, method = c("auto", "exact", "mh"), control = mcmc_control()) {
+                            sigma = NULL, mu = NULL, method = c("auto", "exact", "mh"), control = NULL) {
   # Every error of a release is raised with this call, which holds no data.
   call <- call_without_data(match.call(), "X")
   check_manifold(M, call)
@@ -98,6 +98,8 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   outside <- arg_match(outside, c("error", "clip"), "outside", call)
   normalizer <- arg_match(normalizer, c("conservative", "footprint_free"), "normalizer", call)
   method <- arg_match(method, c("auto", "exact", "mh"), "method", call)
+  kng_ctl <- if (mechanism == "kng") kng_chain_control(control, M$dim, call, allow_init = TRUE)
+  if (is.null(control)) control <- mcmc_control()
   check_control(control, call)
   C <- as_points(M, center, "center", call)
   if (C$n != 1L) abort("`center` must be a single point", call)
@@ -164,10 +166,9 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   # (the footprint) or the KNG target.
   S <- bound_to_ball(M, S, C, radius, outside, call)
   if (mechanism == "kng") {
-    if (is.null(ctl$step)) ctl$step <- min(sigma, radius / 2)
-    res <- core_call(samp_mh_kng(M, S, 1L, sigma, init, mcmc_settings(ctl), C, radius, by_row), call)
-    estimate <- from_values(M, res$draws, 1L, TRUE, center)
-    sampler <- "mh"
+    res <- kng_chain_draw(M, S, NULL, sigma, NULL, init$x, radius, NULL, kng_ctl, FALSE, call, center = C$x)
+    estimate <- from_values(M, res$p, 1L, TRUE, center)
+    sampler <- "kng-chain"
   } else {
     # The footprint: its stopping rule is scale-aware and its work capped by a
     # public number of iterations; a release emits no data-dependent condition.
@@ -190,7 +191,9 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                  epsilon = epsilon, mu = mu, sigma = sigma, sensitivity = Delta, normalizer = normalizer,
                  n = n, radius = radius, center = from_values(M, C$x, 1L, TRUE, center),
                  outside = outside, sampler = sampler,
-                 control = if (sampler == "exact") NULL else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
+                 control = if (sampler == "exact") NULL
+                           else if (sampler == "kng-chain") kng_ctl[c("n_iter", "burn_in", "adapt", "target_accept")]
+                           else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
                  call = call),
             class = c("riemdp_frechet_release", "riemdp_release"))
 }
@@ -261,6 +264,7 @@ guarantee_sentence <- function(x) {
   sampler <- switch(x$sampler,
                     exact = "an exact draw",
                     mh = "a Metropolis-Hastings draw (the guarantee is that of the exact law, which the chain approximates)",
+                    `kng-chain` = kng_chain_sentence(x$control, "(the centre, or control$init)"),
                     `eigen-mh` = "the eigen-decomposition construction with Metropolis-Hastings on the log-eigenvalues (the guarantee is that of the exact law, which the chain approximates)")
   if (x$mechanism == "gaussian") {
     mu <- x$mu %||% NA_real_

@@ -450,6 +450,28 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// samp_kng_chain
+Rcpp::List samp_kng_chain(Rcpp::List M, Rcpp::List Y, Rcpp::Nullable<Rcpp::NumericMatrix> x, double sigma, double tau, Rcpp::NumericVector center, double radius, double tau_m, Rcpp::NumericMatrix starts_p, Rcpp::NumericVector starts_V, int keep, Rcpp::List control);
+RcppExport SEXP _riemdp_samp_kng_chain(SEXP MSEXP, SEXP YSEXP, SEXP xSEXP, SEXP sigmaSEXP, SEXP tauSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP tau_mSEXP, SEXP starts_pSEXP, SEXP starts_VSEXP, SEXP keepSEXP, SEXP controlSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< double >::type tau_m(tau_mSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type starts_p(starts_pSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type starts_V(starts_VSEXP);
+    Rcpp::traits::input_parameter< int >::type keep(keepSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type control(controlSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_kng_chain(M, Y, x, sigma, tau, center, radius, tau_m, starts_p, starts_V, keep, control));
+    return rcpp_result_gen;
+END_RCPP
+}
 // priv_regression_sensitivity
 Rcpp::NumericVector priv_regression_sensitivity(Rcpp::List M, double n, double tau, double tau_m, std::string bound);
 RcppExport SEXP _riemdp_priv_regression_sensitivity(SEXP MSEXP, SEXP nSEXP, SEXP tauSEXP, SEXP tau_mSEXP, SEXP boundSEXP) {
@@ -689,6 +711,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_priv_clip_to_ball", (DL_FUNC) &_riemdp_priv_clip_to_ball, 5},
     {"_riemdp_geom_representative", (DL_FUNC) &_riemdp_geom_representative, 4},
     {"_riemdp_samp_mh_regression", (DL_FUNC) &_riemdp_samp_mh_regression, 16},
+    {"_riemdp_samp_kng_chain", (DL_FUNC) &_riemdp_samp_kng_chain, 12},
     {"_riemdp_priv_regression_sensitivity", (DL_FUNC) &_riemdp_priv_regression_sensitivity, 5},
     {"_riemdp_gdp_eps_max_cpp", (DL_FUNC) &_riemdp_gdp_eps_max_cpp, 5},
     {"_riemdp_gdp_delta_cpp", (DL_FUNC) &_riemdp_gdp_delta_cpp, 2},

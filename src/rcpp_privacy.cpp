@@ -392,6 +392,113 @@ Rcpp::List samp_mh_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x,
                                                                         : NA_REAL);
 }
 
+namespace {
+
+// The chain's chart base: the non-private fit (regression: the Huber fit of
+// clip tau; Frechet: the mean), moved into the public domain. It shapes the
+// proposal only (kng_chain.h); where it cannot be computed, the public start.
+RegressionParameter kng_chain_base(const Manifold& M, const PointSet& Y, const Mat* x, double tau,
+                                   const KNGDomainLaw& dom, const RegressionParameter& start) {
+  const int D = M.ambient();
+  RegressionParameter z = start;
+  try {
+    const FrechetResult mean = frechet_mean(M, Y, Y.col(0), 200, 1e-10);
+    if (!x) {
+      z.p = mean.mean;
+    } else {
+      RegressionLoss loss;
+      loss.type = LossType::huber;
+      loss.c = tau;
+      const RegressionData data{Y, *x};
+      z = geodesic_regression(M, data, nullptr, mean.mean, 200, 1e-10, loss, 0.0).z;
+    }
+  } catch (const domain_error&) {
+    return start;
+  }
+  if (!z.p.allFinite() || !z.V.allFinite()) return start;
+  Vec p(D), buf(D);
+  const double r = dom.radius * (1.0 - 1e-9);
+  clip_to_ball(M, dom.center, std::min(r, M.injectivity_radius() * (1.0 - 1e-6)), z.p, p);
+  for (Eigen::Index j = 0; j < z.V.cols(); ++j) {
+    M.transport(z.p, p, z.V.col(j), buf);
+    const double nv = M.norm(p, buf), cap = dom.tau_m * (1.0 - 1e-9);
+    z.V.col(j) = nv > cap ? Vec(buf * (cap / nv)) : buf;
+  }
+  z.p = p;
+  return z;
+}
+
+}  // namespace
+
+// The K-norm gradient mechanism by the converging chain of
+// sampling/kng_chain.h: regression (x an n x m matrix of covariates mapped to
+// [0, 1]; privacy/regression_kng.h) or, with x = NULL, the Frechet mean of Y
+// on the ball (privacy/targets.h). One chain per public start (columns of
+// starts_p, D x m blocks of starts_V); each keeps `keep` states after
+// burn-in (thin = n_iter / keep), the last being the draw.
+// [[Rcpp::export]]
+Rcpp::List samp_kng_chain(Rcpp::List M, Rcpp::List Y, Rcpp::Nullable<Rcpp::NumericMatrix> x, double sigma, double tau,
+                          Rcpp::NumericVector center, double radius, double tau_m, Rcpp::NumericMatrix starts_p,
+                          Rcpp::NumericVector starts_V, int keep, Rcpp::List control) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set S(Y, D);
+  const bool regression = x.isNotNull();
+  Mat X;
+  if (regression) {
+    Rcpp::NumericMatrix xm(x.get());
+    X = Eigen::Map<const Mat>(xm.begin(), xm.nrow(), xm.ncol());
+  }
+  const int mm = regression ? static_cast<int>(X.cols()) : 0, chains = starts_p.ncol();
+  const KNGDomainLaw dom{Eigen::Map<const Vec>(center.begin(), D), radius, regression ? tau_m : 1.0};
+  KNGChainSettings set;
+  set.burn_in = Rcpp::as<int>(control["burn_in"]);
+  set.n_iter = Rcpp::as<int>(control["n_iter"]);
+  set.adapt = Rcpp::as<bool>(control["adapt"]);
+  set.target_accept = Rcpp::as<double>(control["target_accept"]);
+  if (keep < 1 || set.n_iter % keep != 0) throw std::invalid_argument("keep must divide n_iter");
+  set.thin = set.n_iter / keep;
+  std::vector<RegressionParameter> starts(chains);
+  for (int c = 0; c < chains; ++c) {
+    starts[c].p = Eigen::Map<const Vec>(starts_p.begin() + static_cast<R_xlen_t>(c) * D, D);
+    starts[c].V = Eigen::Map<const Mat>(starts_V.begin() + static_cast<R_xlen_t>(c) * D * mm, D, mm);
+  }
+  Xoshiro256pp rng = rng_from_r();
+  Rcpp::NumericMatrix P(D, chains), trace(keep, chains);
+  Rcpp::NumericVector V_out(static_cast<R_xlen_t>(D) * mm * chains), step(chains), acc_local(chains),
+      acc_ind(chains);
+  ProgressBar bar(control_verbose(control), static_cast<double>(set.burn_in + set.n_iter) * chains, "KNG chain");
+  interruptible([&] {
+    const RegressionData data{S.points, X};
+    const KNGRegressionField reg_field{*m, data, tau, RegressionDomain{dom.center, radius, tau_m}};
+    const KNGFrechetField mean_field{*m, S.points, Ball{true, dom.center, radius}};
+    const RegressionParameter base = kng_chain_base(*m, S.points, regression ? &X : nullptr, tau, dom, starts[0]);
+    for (int c = 0; c < chains; ++c) {
+      const auto out = [&](int i, const RegressionParameter&, double level) { trace(i, c) = level; };
+      const auto run = [&](const RegressionParameter& b) {
+        return regression ? kng_chain(*m, reg_field, sigma, b, starts[c], dom, set, rng, out)
+                          : kng_chain(*m, mean_field, sigma, b, starts[c], dom, set, rng, out);
+      };
+      KNGChainResult r;
+      try {
+        r = run(base);
+      } catch (const domain_error&) {
+        r = run(starts[0]);  // a base that cannot be linearised: the public start
+      }
+      std::copy(r.state.p.data(), r.state.p.data() + D, P.begin() + static_cast<R_xlen_t>(c) * D);
+      std::copy(r.state.V.data(), r.state.V.data() + static_cast<R_xlen_t>(D) * mm,
+                V_out.begin() + static_cast<R_xlen_t>(c) * D * mm);
+      step[c] = r.step;
+      acc_local[c] = r.local_proposed > 0 ? static_cast<double>(r.local_accepted) / r.local_proposed : NA_REAL;
+      acc_ind[c] = r.ind_proposed > 0 ? static_cast<double>(r.ind_accepted) / r.ind_proposed : NA_REAL;
+    }
+  });
+  bar.finish();
+  return Rcpp::List::create(Rcpp::Named("footpoints") = P, Rcpp::Named("shooting") = V_out,
+                            Rcpp::Named("trace") = trace, Rcpp::Named("step") = step,
+                            Rcpp::Named("acceptance_local") = acc_local, Rcpp::Named("acceptance_independence") = acc_ind);
+}
+
 // Sensitivities of geodesic regression (poster 001 Table 1; DESIGN §4): the
 // footpoint and shooting bounds; bound "poster" (length 2 (tau_m + tau)) or
 // "jacobi" (length tau_m). tau_m is only read when the lower curvature bound

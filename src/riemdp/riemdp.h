@@ -24,6 +24,7 @@
 #include "privacy/ball.h"
 #include "sampling/mh_bundle.h"
 #include "privacy/regression_kng.h"
+#include "sampling/kng_chain.h"
 #include "privacy/gdp.h"
 
 #endif

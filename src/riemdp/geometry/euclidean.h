@@ -107,6 +107,7 @@ class Euclidean : public Manifold {
   double rounding_scale(CVecRef p) const override { return std::max(1.0, p.cwiseAbs().maxCoeff()); }
 
   double log_volume_density(double r) const override { return (d_ - 1) * std::log(r); }
+  double log_exp_jacobian(CVecRef, CVecRef) const override { return 0.0; }
   double d_log_volume_density(double r) const override { return (d_ - 1) / r; }
 
  private:

@@ -38,6 +38,21 @@ class Kendall : public Manifold {
 
   void representative(CVecRef p, CVecRef q, VecRef out) const override { align(p, q, out); }
 
+  void align_pair(CVecRef ref, VecRef p, Eigen::Ref<Mat> V) const override {
+    double re, im;
+    hermitian(ref, p, re, im);
+    const double m = std::hypot(re, im);
+    if (m == 0.0) return;
+    const double c = re / m, s = im / m;
+    const auto rotate = [&](auto w) {
+      const Vec x = w.head(k_), y = w.tail(k_);
+      w.head(k_) = c * x + s * y;
+      w.tail(k_) = c * y - s * x;
+    };
+    rotate(p.segment(0, 2 * k_));
+    for (Eigen::Index j = 0; j < V.cols(); ++j) rotate(V.col(j));
+  }
+
   // w rotated into optimal alignment with z: w* = w exp(-i arg c); returns |c|.
   double align(CVecRef z, CVecRef w, VecRef out) const {
     double re, im;

@@ -304,6 +304,20 @@ class Manifold {
   }
   virtual bool isotropic() const { return true; }
 
+  // log of the Jacobian of Exp_p at v for the volume of M and the Lebesgue
+  // measure of T_p (1 at v = 0): log A(r) - (d - 1) log r on isotropic
+  // spaces, r = |v|; overridden where it depends on the direction.
+  virtual double log_exp_jacobian(CVecRef p, CVecRef v) const {
+    const double r = norm(p, v);
+    if (r == 0.0) return 0.0;
+    return log_volume_density(r) - (dim() - 1) * std::log(r);
+  }
+
+  // Rotates a parameter (p, V) into alignment with ref, for quotient spaces
+  // (Kendall: p and every column of V times the same unit complex number);
+  // the identity elsewhere.
+  virtual void align_pair(CVecRef /*ref*/, VecRef /*p*/, Eigen::Ref<Mat> /*V*/) const {}
+
   // Scale of the rounding errors at p, relative to machine epsilon: a point
   // stored in double precision is resolved, and Log_p computed, to about
   // eps * rounding_scale(p) * (1 + distance) in the metric (the stopping

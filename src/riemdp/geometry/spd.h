@@ -246,6 +246,22 @@ class SPD : public Manifold {
     return Manifold::d_log_volume_density(r);
   }
 
+  // Jacobian of Exp_p at v: prod_{i<j} sinh(g/2)/(g/2), g = |l_i - l_j| for
+  // the eigenvalues l of the whitened v (the polar volume of Said et al. 2017).
+  double log_exp_jacobian(CVecRef p, CVecRef v) const override {
+    if (k_ == 1) return 0.0;
+    const Roots r = roots(p);
+    const Vec l = Eigen::SelfAdjointEigenSolver<Mat>(num::sym(r.inv_half * as_mat(v) * r.inv_half),
+                                                     Eigen::EigenvaluesOnly).eigenvalues();
+    double s = 0.0;
+    for (int i = 0; i < k_; ++i)
+      for (int j = i + 1; j < k_; ++j) {
+        const double x = 0.5 * std::abs(l[i] - l[j]);
+        s += x < 1.0 ? std::log(num::sinhc(x)) : x + std::log(-std::expm1(-2.0 * x)) - std::log(2.0 * x);
+      }
+    return s;
+  }
+
   // Batch forms: whiten by p^{-1/2} once per call.
   void dist_many(CVecRef p, const PointSet& X, VecRef out) const override {
     const Mat ih = roots(p).inv_half;

@@ -58,6 +58,22 @@ struct KNGRegressionTarget {
   }
 };
 
+// The same mechanism as a field for kng_chain() (sampling/kng_chain.h): the
+// clipped gradient (grad_p, grad_V) at z, and whether z is in the domain.
+struct KNGRegressionField {
+  const Manifold& M;
+  const RegressionData& data;
+  double tau;
+  RegressionDomain domain;
+  mutable RegressionGradientWorkspace ws{};
+  bool operator()(const RegressionParameter& z, Vec& gp, Mat& gV) const {
+    regression_gradient(M, data, z, tau, ws);
+    gp = ws.grad_p;
+    gV = ws.grad_V;
+    return domain.contains(M, z);
+  }
+};
+
 }  // namespace riemdp
 
 #endif

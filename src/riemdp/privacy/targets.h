@@ -47,6 +47,19 @@ struct KNGFrechetTarget {
   }
 };
 
+// The KNG of the Frechet mean as a field for kng_chain() (no shooting
+// vectors): (1/n) sum_i Log_x(x_i), minus the gradient of the Frechet cost.
+struct KNGFrechetField {
+  const Manifold& M;
+  const PointSet& X;
+  Ball ball;
+  template <class Z>
+  bool operator()(const Z& z, Vec& gp, Mat&) const {
+    M.mean_log(z.p, X, gp);
+    return ball.contains(M, z.p);
+  }
+};
+
 }  // namespace riemdp
 
 #endif
