@@ -1,0 +1,83 @@
+# Chain-drawn KNG releases must be at their law (DESIGN §3, "level test"):
+# a release that is not is not private. Fast subset of bench/mcmc-conformance.R
+# (full matrix there); helpers in helper-conformance.R. Fixed seeds.
+
+chain_settings_conf <- function(burn_in, thin) {
+  list(burn_in = as.integer(burn_in), thin = as.integer(thin), step = 0.05, adapt = TRUE, target_accept = 0.3)
+}
+
+# Block 0 -- the harness itself: the level computed from a parameter equals
+# -log f reported by the release's own chain (same target, same clip), on
+# the sphere (through stat_regression_energy + geom_inner) and on R^1 (plain R).
+test_that("the level L is the chain's -log f at its state", {
+  S2 <- manifold_sphere(2)
+  set.seed(101)
+  d <- conf_geodesic_data("sphere(2)", 60L, 0.5, 4)
+  S <- riemdp:::as_points(S2, d$Y, "Y")
+  sigma <- 0.01
+  res <- riemdp:::samp_mh_regression(S2, S, matrix(d$u, ncol = 1L), sigma, d$tau, as.double(d$center), d$radius,
+                                     d$tau_m, "joint", riemdp:::proposal_mixing(1L), as.double(d$center),
+                                     matrix(0, 3L, 1L), NULL, NULL, 3L, chain_settings_conf(200L, 50L))
+  P <- matrix(res$footpoints, 3L)
+  V <- t(matrix(res$shooting, 3L, 3L))
+  for (k in 1:3) {
+    rel <- list(manifold = S2, footpoint_range = P[k, ], shooting_range = V[k, ], x_range = d$x_range,
+                tau = d$tau, sigma = sigma)
+    expect_equal(conf_level_geodesic(rel, d$x, d$Y), -res$trace[k], tolerance = 1e-8)
+  }
+  E1 <- manifold_euclidean(1)
+  set.seed(102)
+  u <- runif(40)
+  y <- 0.3 + 0.5 * u + rnorm(40, sd = 0.2)
+  res <- riemdp:::samp_mh_regression(E1, list(x = y, n = 40L, by_row = TRUE), matrix(u, ncol = 1L), 0.02, 0.3, 0, 2,
+                                     2, "joint", riemdp:::proposal_mixing(1L), 0, matrix(0, 1L, 1L), NULL, NULL, 3L,
+                                     chain_settings_conf(200L, 50L))
+  for (k in 1:3)
+    expect_equal(conf_level_linear_theta(c(res$footpoints[k], res$shooting[k]), matrix(u, ncol = 1L), y, 0.3, 0.02),
+                 -res$trace[k], tolerance = 1e-8)
+})
+
+# Block 1 -- R (dp_linear_regression, 2 predictors, n = 500, epsilon = 2,
+# default control) against the EXACT law theta = thetahat + H^-1 w (no residual
+# clipped, box not binding: both checked on the exact draws). Checks: KS of
+# the level L and of the first slope change (two-sample against 20000 exact
+# draws), and at most 1 of 100 releases above the exact 99.9% quantile of L.
+test_that("dp_linear_regression releases follow the exact KNG law (2 predictors, n = 500, epsilon = 2)", {
+  skip_on_cran()
+  set.seed(201)
+  d <- conf_linear_data(500L, 2L, 0.5, 4)
+  tau <- 1
+  rels <- dp_replicate(function(i) {
+    rel <- dp_linear_regression(d$formula, d$data, epsilon = 2, tau = tau, x_range = d$x_range, beta_max = d$beta_max)
+    c(conf_level_linear(rel, d$U, d$y), conf_theta_u(rel)[[2L]], rel$sigma)
+  }, times = 100L, seed = 202L, use_future = FALSE, verbose = FALSE, simplify = TRUE)
+  L <- rels[1L, ]
+  th <- rels[2L, ]
+  sigma <- rels[3L, 1L]
+  set.seed(203)
+  ex <- conf_exact_linear(d$U, d$y, tau, sigma, d$beta_max, K = 20000L)
+  expect_gt(ex$accept, 0.999)       # the box does not bind
+  expect_lte(ex$clipped, 0.001)     # the exact law is the target
+  cmp <- conf_compare(L, ex$L)
+  expect_lte(cmp[["above_999"]], 1 / 100)
+  expect_gt(cmp[["ks_p"]], 0.01)
+  expect_gt(suppressWarnings(ks.test(th, ex$theta[, 2L]))$p.value, 0.01)
+})
+
+# Block 2 -- S^2 (dp_geodesic_regression, n = 500, epsilon = 20, the fit at
+# 0.9 of the public radius from the centre, tau_m 1.1 |v|): the concentrated
+# regime, where L ~ Gamma(D = 4, 1). Checks: KS of L against Gamma(4, 1) and at
+# most 1 of 60 releases above its 99.9% quantile (a stuck chain sits far above).
+test_that("dp_geodesic_regression on the sphere reaches its level law far from the start (concentrated)", {
+  skip_on_cran()
+  set.seed(301)
+  d <- conf_geodesic_data("sphere(2)", 500L, 0.9, 1.1)
+  L <- dp_replicate(function(i) {
+    rel <- dp_geodesic_regression(d$M, d$x, d$Y, epsilon = 20, tau = d$tau, tau_m = d$tau_m, x_range = d$x_range,
+                                  center = d$center, radius = d$radius)
+    conf_level_geodesic(rel, d$x, d$Y)
+  }, times = 60L, seed = 302L, use_future = FALSE, verbose = FALSE, simplify = TRUE)
+  cmp <- conf_compare(L, conf_gamma_ref(4))
+  expect_lte(cmp[["above_999"]], 1 / 60)
+  expect_gt(cmp[["ks_p"]], 0.01)
+})
