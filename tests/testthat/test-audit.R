@@ -1,5 +1,6 @@
 # Empirical privacy audit of the Laplace release of the Frechet mean
-# (epsilon-DP, Reimherr et al. 2021 Thm 1-2) on S^1 and S^2.
+# (epsilon-DP, Reimherr et al. 2021 Thm 1-2) on S^1 and S^2; at the end, of
+# dp_linear_regression() with two predictors (KNG, Reimherr & Awan 2019).
 #
 # Two adjacent datasets D, D' in the public ball B_r(c) (n = 5; D has all its
 # points at one boundary point p, D' moves one of them to the opposite
@@ -162,4 +163,147 @@ test_that("dp_frechet_mean's releases follow the audited law (two-sample KS on a
     ref <- riem_rlaplace(S$M, 4000, S$eta2, 2 * S$Delta / 20, method = "exact")
     expect_lt(suppressWarnings(ks.test(riem_dist(S$M, S$eta2, rel), riem_dist(S$M, S$eta2, ref))$p.value), 0.001)
   }
+})
+
+# ---- dp_linear_regression with two predictors -----------------------------
+# The release is a K-norm gradient draw (Reimherr & Awan 2019) of the scaled
+# coefficients theta = (b0, b1, b2), f(theta) = exp(-|grad E_tau|/sigma)/Z(D)
+# on |theta_j| <= beta_max, grad E_tau = -(1/n) sum psi_tau(r_i) (1, u_i),
+# sigma = 2 Delta/epsilon, Delta = 2 tau sqrt(3)/n. D' flips the response of
+# the record at u = (1, 1) from +big to -big (big > tau + 3 beta_max): its
+# clipped residual goes from +tau to -tau on the whole box, so the gradient
+# moves by exactly Delta everywhere. The log density ratio
+#     L(theta) = -(|grad E| - |grad E'|)/sigma + log(Z(D')/Z(D))
+# depends on s = (|grad E| - |grad E'|)/Delta only: bins of s (its level
+# sets) are the audit's main partition, the fitted response at the corner
+# (b0 + b1 + b2) a plain second one. Releases use the default control,
+# whatever the sampler. n epsilon is small so that the laws overlap, also
+# with sigma ten times too small (ratio ~ 5 epsilon at the ends of s).
+
+lin_setup <- function(n = 12, tau = 1, beta_max = 2) {
+  set.seed(700)
+  rng <- cbind(x1 = c(0, 10), x2 = c(-5, 5))
+  U <- rbind(matrix(runif(2 * (n - 1)), n - 1), c(1, 1))
+  y <- c(0.5 * U[-n, 1] - 0.3 * U[-n, 2] + rnorm(n - 1, sd = 0.3), tau + 3 * beta_max + 1)
+  X <- sweep(sweep(U, 2, rng[2, ] - rng[1, ], "*"), 2, rng[1, ], "+")
+  D <- data.frame(x1 = X[, 1], x2 = X[, 2], y = y)
+  D2 <- D
+  D2$y[n] <- -y[n]
+  list(D = D, D2 = D2, U = U, n = n, tau = tau, beta_max = beta_max, rng = rng, Delta = 2 * tau * sqrt(3) / n)
+}
+
+# |grad E_tau(theta)| for the rows of theta (plain R).
+lin_grad_norm <- function(theta, U, y, tau) {
+  Z <- cbind(1, U)
+  R <- matrix(y, nrow(theta), length(y), byrow = TRUE) - theta %*% t(Z)
+  G <- (pmin(pmax(R, -tau), tau) %*% Z) / length(y)
+  sqrt(rowSums(G^2))
+}
+
+# Released lm()-form coefficients -> scaled coefficients theta.
+lin_theta <- function(B, rng) {
+  w <- rng[2, ] - rng[1, ]
+  cbind(B[, 1] + B[, -1, drop = FALSE] %*% rng[1, ], sweep(B[, -1, drop = FALSE], 2, w, "*"))
+}
+
+lin_releases <- function(S, data, eps, N, seed) {
+  set.seed(seed)
+  B <- t(vapply(seq_len(N), function(i) {
+    coef(dp_linear_regression(y ~ x1 + x2, data, epsilon = eps, tau = S$tau, x_range = S$rng, beta_max = S$beta_max))
+  }, numeric(3)))
+  lin_theta(B, S$rng)
+}
+
+# The two fixed partitions: 10 bins of s, 12 bins of b0 + b1 + b2 in [-3 beta_max, 3 beta_max].
+lin_cells <- function(S, theta) {
+  s <- (lin_grad_norm(theta, S$U, S$D$y, S$tau) - lin_grad_norm(theta, S$U, S$D2$y, S$tau)) / S$Delta
+  t3 <- rowSums(theta)
+  list(s = findInterval(s, seq(-1, 1, length.out = 11), rightmost.closed = TRUE, all.inside = TRUE),
+       fit = findInterval(t3, seq(-3, 3, length.out = 13) * S$beta_max, rightmost.closed = TRUE, all.inside = TRUE))
+}
+lin_n_cells <- c(s = 10L, fit = 12L)
+
+# The exact laws on a midpoint grid of the box (k^3 points): cell
+# probabilities of both partitions and the log density ratio L on the grid.
+lin_exact <- function(S, sigma, k = 48) {
+  h <- 2 * S$beta_max / k
+  g <- seq(-S$beta_max + h / 2, S$beta_max - h / 2, by = h)
+  G <- as.matrix(expand.grid(g, g, g))
+  a1 <- lin_grad_norm(G, S$U, S$D$y, S$tau)
+  a2 <- lin_grad_norm(G, S$U, S$D2$y, S$tau)
+  w1 <- exp(-(a1 - min(a1)) / sigma)
+  w2 <- exp(-(a2 - min(a2)) / sigma)
+  log_z_ratio <- log(sum(w2)) - min(a2) / sigma - log(sum(w1)) + min(a1) / sigma
+  cl <- lin_cells(S, G)
+  prob <- lapply(names(cl), function(p) {
+    rbind(vapply(seq_len(lin_n_cells[[p]]), function(j) sum(w1[cl[[p]] == j]), 0) / sum(w1),
+          vapply(seq_len(lin_n_cells[[p]]), function(j) sum(w2[cl[[p]] == j]), 0) / sum(w2))
+  })
+  names(prob) <- names(cl)
+  list(prob = prob, L = -(a1 - a2) / sigma + log_z_ratio)
+}
+
+lin_audit <- function(S, th1, th2) {
+  c1 <- lin_cells(S, th1)
+  c2 <- lin_cells(S, th2)
+  lapply(setNames(names(c1), names(c1)), function(p) audit_cells(c1[[p]], c2[[p]], lin_n_cells[[p]]))
+}
+
+lin_eps <- 0.3
+lin_N <- 700  # releases per dataset and variant (~9 ms each with today's default chain)
+
+test_that("linear audit: the adjacent datasets are worst case, sigma = 2 Delta/epsilon, the exact loss is within epsilon", {
+  S <- lin_setup()
+  rel <- dp_linear_regression(y ~ x1 + x2, S$D, epsilon = lin_eps, tau = S$tau, x_range = S$rng, beta_max = S$beta_max)
+  expect_equal(rel$sigma, 2 * S$Delta / lin_eps, tolerance = 1e-14)
+  expect_equal(S$U, (as.matrix(S$D[, 1:2]) - rep(S$rng[1, ], each = S$n)) / rep(S$rng[2, ] - S$rng[1, ], each = S$n),
+               tolerance = 1e-12, ignore_attr = TRUE)
+  # the moved record's residual is beyond tau, with opposite signs, on the whole box
+  expect_gt(abs(S$D$y[S$n]) - 3 * S$beta_max, S$tau)
+  # the released coefficients map back to a theta in the box
+  th <- lin_theta(rbind(coef(rel)), S$rng)
+  expect_true(all(abs(th) <= S$beta_max + 1e-12))
+  # the exact privacy loss: sup |L| <= epsilon (KNG), and these datasets reach about epsilon / 2
+  ex <- lin_exact(S, 2 * S$Delta / lin_eps)
+  expect_lte(max(abs(ex$L)), lin_eps)
+  expect_gt(max(abs(ex$L)), 0.45 * lin_eps)
+})
+
+test_that("linear audit (two predictors): every cell's log ratio is within epsilon, and the releases follow the exact law", {
+  S <- lin_setup()
+  th1 <- lin_releases(S, S$D, lin_eps, lin_N, seed = 711)
+  th2 <- lin_releases(S, S$D2, lin_eps, lin_N, seed = 712)
+  tabs <- lin_audit(S, th1, th2)
+  ex <- lin_exact(S, 2 * S$Delta / lin_eps)
+  for (p in names(tabs)) {
+    tab <- tabs[[p]]
+    expect_gt(nrow(tab), 1)
+    expect(all(abs(tab$log_ratio) <= lin_eps + 4 * tab$se), paste("linear audit failed, partition", p, audit_message(tab, lin_eps)))
+  }
+  # exactness: each cell's frequency against the exact cell probability
+  for (p in names(tabs)) {
+    c1 <- lin_cells(S, th1)[[p]]
+    c2 <- lin_cells(S, th2)[[p]]
+    for (k in 1:2) {
+      cnt <- tabulate(if (k == 1) c1 else c2, lin_n_cells[[p]])
+      pe <- ex$prob[[p]][k, ]
+      z <- (cnt - lin_N * pe) / sqrt(lin_N * pe * (1 - pe))
+      ok <- lin_N * pe >= 20
+      expect(all(abs(z[ok]) <= 4.5), sprintf("partition %s, dataset %d: cell z-scores against the exact law up to %.2f",
+                                             p, k, max(abs(z[ok]))))
+      chi <- sum(z[ok]^2)
+      expect(pchisq(chi, sum(ok) - 1, lower.tail = FALSE) > 1e-3,
+             sprintf("partition %s, dataset %d: chi-square %.1f on %d cells", p, k, chi, sum(ok)))
+    }
+  }
+})
+
+test_that("linear audit (two predictors) detects a sigma ten times too small", {
+  S <- lin_setup()
+  th1 <- lin_releases(S, S$D, 10 * lin_eps, lin_N, seed = 721)
+  th2 <- lin_releases(S, S$D2, 10 * lin_eps, lin_N, seed = 722)
+  tab <- lin_audit(S, th1, th2)$s
+  expect_gt(nrow(tab), 1)
+  expect(any(abs(tab$log_ratio) - 4 * tab$se > lin_eps),
+         paste("the audit did not detect sigma = Delta/(5 epsilon):", audit_message(tab, lin_eps)))
 })
