@@ -94,16 +94,11 @@ if (quick) {
 }
 stopifnot(nrow(configs) > 0L)
 
-## ---- long-chain control: the function's default control, 20x longer -------------------
-long_control <- function(fun, factor = 20L) {
-  ctl <- eval(formals(fun)$control, envir = asNamespace("riemdp"))
-  if (!all(c("burn_in", "n_iter") %in% names(ctl))) stop("the default control has no burn_in / n_iter to lengthen")
-  ctl$burn_in <- as.integer(factor * ctl$burn_in)
-  ctl$n_iter <- as.integer(factor * ctl$n_iter)
-  ctl
+## ---- long-chain control: the release's default chain for dimension D, 20x longer ----------
+long_control <- function(D, factor = 20L) {
+  len <- riemdp:::kng_chain_length(D)
+  mcmc_control(burn_in = as.integer(factor * len$burn_in), n_iter = as.integer(factor * len$n_iter), verbose = FALSE)
 }
-ctl_long <- list(linear = long_control(dp_linear_regression), geodesic = long_control(dp_geodesic_regression),
-                 frechet = long_control(dp_frechet_mean))
 
 replicate_levels <- function(f, times, seed) {
   t0 <- proc.time()[["elapsed"]]
@@ -139,7 +134,7 @@ run_config <- function(cf, idx) {
       res$ks_coef <- conf_compare(rr$v[, "theta1"], ex$theta[, 2L])[["ks_p"]]
     }
     res$ks_gamma <- conf_compare(rr$v[, "L"], conf_gamma_ref(D))[["ks_p"]]
-    long <- release(ctl_long$linear)
+    long <- release(long_control(D))
   } else if (cf$family == "geodesic") {
     d <- conf_geodesic_data(cf$manifold, cf$n, cf$frac, tight[[cf$tau_m]])
     M <- d$M
@@ -158,7 +153,7 @@ run_config <- function(cf, idx) {
     spread <- sigma * stats::qgamma(0.999, D) / min(eigen(H, symmetric = TRUE, only.values = TRUE)$values)
     res_max <- max(riem_dist(M, riem_geodesic(M, d$p0, d$v0, d$u), d$Y))
     margin <- min(d$radius * (1 - cf$frac), d$tau_m - d$speed, d$tau - res_max, 0.5)
-    long <- release(ctl_long$geodesic)
+    long <- release(long_control(D))
   } else {
     d <- conf_frechet_data(cf$manifold, cf$n, cf$frac)
     M <- d$M
@@ -179,7 +174,7 @@ run_config <- function(cf, idx) {
     fm <- coef(frechet_mean(M, d$X))
     spread <- sigma * stats::qgamma(0.999, D)
     margin <- min(d$radius - riem_dist(M, d$center, fm), 0.5)
-    long <- release(ctl_long$frechet)
+    long <- release(long_control(D))
   }
   res$D <- D
   L <- rr$v[, "L"]
@@ -221,9 +216,7 @@ run_config <- function(cf, idx) {
 ## ---- run ---------------------------------------------------------------------------------
 cat(sprintf("riemdp %s: %d configurations, K = %d releases each, long-chain reference K2 = %d (budget %s s)\n",
             utils::packageVersion("riemdp"), nrow(configs), K, K2, format(ref_budget)))
-cat(sprintf("default chains: linear %d + %d, geodesic %d + %d, Frechet KNG %d + %d (burn-in + iterations)\n",
-            ctl_long$linear$burn_in / 20, ctl_long$linear$n_iter / 20, ctl_long$geodesic$burn_in / 20,
-            ctl_long$geodesic$n_iter / 20, ctl_long$frechet$burn_in / 20, ctl_long$frechet$n_iter / 20))
+cat("default chains: burn-in and steps after it 250 + 25 D each (riemdp:::kng_chain_length), D the parameter's dimension\n")
 t_all <- proc.time()[["elapsed"]]
 rows <- list()
 for (i in seq_len(nrow(configs))) {
