@@ -109,6 +109,10 @@ samp_mh_kng <- function(M, X, n, sigma, init, control, center, radius, by_row) {
     .Call(`_riemdp_samp_mh_kng`, M, X, n, sigma, init, control, center, radius, by_row)
 }
 
+samp_kng_euclid <- function(X, center, radius, sigma, proposal, batch, cap) {
+    .Call(`_riemdp_samp_kng_euclid`, X, center, radius, sigma, proposal, batch, cap)
+}
+
 priv_frechet_sensitivity <- function(M, n, radius) {
     .Call(`_riemdp_priv_frechet_sensitivity`, M, n, radius)
 }

@@ -10,12 +10,13 @@
 #'   \eqn{\sigma = \Delta/\epsilon}, valid because the law is unrestricted and
 #'   the space homogeneous, so its normalising constant does not depend on the
 #'   footprint.
-#' * `"kng"`: the K-norm gradient mechanism (Reimherr & Awan 2019; paper 000
-#'   eq. 10) with density \eqn{\propto \exp(-\|\frac1n\sum_i Log_x(x_i)\|_x/\sigma)}
+#' * `"kng"`: the K-norm gradient mechanism (Reimherr & Awan 2019) with
+#'   density \eqn{\propto \exp(-\|\frac1n\sum_i Log_x(x_i)\|_x/\sigma)}
 #'   on the ball, \eqn{\sigma = 2\Delta_g/\epsilon} with \eqn{\Delta_g} from
 #'   [sensitivity_frechet_gradient()]; the normalising constant depends on
-#'   the data, so `"footprint_free"` is refused. Drawn by Metropolis-Hastings
-#'   started at the public centre.
+#'   the data, so `"footprint_free"` is refused. On [manifold_euclidean()] it
+#'   is drawn exactly (see Exact KNG on Euclidean space); elsewhere by
+#'   Metropolis-Hastings started at the public centre.
 #' * `"gaussian"`: a draw from the Riemannian Gaussian law with footprint the
 #'   Fréchet mean (Jiang et al. 2023). Give the target `mu`: the rate is the
 #'   smallest \eqn{\sigma} whose release is \eqn{\mu}-GDP,
@@ -45,14 +46,40 @@
 #' `X` by name only), it emits no warnings, and the footprint's gradient
 #' descent uses a scale-aware stopping rule with a public cap of 1000
 #' iterations. The Laplace and Gaussian laws are drawn exactly by default
-#' (`method = "auto"`) on every manifold. With `method = "mh"` (and for the
-#' K-norm gradient mechanism, which has no exact sampler) the draw is the
+#' (`method = "auto"`) on every manifold, and so is the K-norm gradient
+#' mechanism on Euclidean space where a public bound allows (below). With
+#' `method = "mh"` (and for the K-norm gradient mechanism elsewhere) the draw is the
 #' state of a Metropolis-Hastings chain started at the public `center` (or at
 #' a public `control$init`), never at a point computed from the data (the
 #' log-eigenvalue chain on SPD, used beyond the exact sampler's range, starts at
 #' a random draw of a public law and ignores `control$init`); such a
 #' release carries the guarantee of the exact law only approximately, to the
 #' extent that the chain has converged.
+#'
+#' **Exact KNG on Euclidean space.** On \eqn{R^d} the gradient of
+#' \eqn{\frac1{2n}\sum_i |x - x_i|^2} is \eqn{x - \bar x}, so the K-norm
+#' gradient law is the K-norm (Laplace) law \eqn{\propto \exp(-|x - \bar x|/\sigma)}
+#' centred at the mean \eqn{\bar x} of the (ball-checked or clipped) data,
+#' truncated to the ball (Reimherr & Awan 2019). It is drawn exactly by
+#' rejection, with one of two samplers: (a) proposals
+#' \eqn{\bar x + R u}, \eqn{R \sim \sigma\,\mathrm{Gamma}(d)} and \eqn{u}
+#' uniform on the unit sphere, kept if inside the ball; its acceptance is at
+#' least its value for a mean on the boundary,
+#' \eqn{E[P(u \cdot n \ge R/(2r))]} (itself at least
+#' \eqn{P(R \le r)\,\mathrm{pbeta}(3/4, (d-1)/2, 1/2)/2}, or
+#' \eqn{P(R \le r)/2} for d = 1); (b) proposals uniform on the ball, kept
+#' with probability \eqn{\exp(-|x - \bar x|/\sigma)}, acceptance at least
+#' \eqn{e^{-2r/\sigma}}. The sampler with the larger bound is used; the
+#' choice depends only on d, \eqn{\sigma} and the radius r. Proposals are
+#' made in batches of \eqn{\lceil 10/\mathrm{bound} \rceil} (a public
+#' number) until a batch holds an accepted one, and the first accepted
+#' proposal is released: whatever the data, the work is one batch except
+#' with probability below \eqn{e^{-10}}. After
+#' \eqn{\lceil 50/\mathrm{bound} \rceil} proposals with none accepted
+#' (probability below \eqn{e^{-50}}) the release stops with an error. Where both bounds are below
+#' \eqn{10^{-3}} (\eqn{\sigma} near \eqn{r/d}, large d) `method = "auto"`
+#' falls back to Metropolis-Hastings and `method = "exact"` is an error;
+#' `method = "mh"` always uses the chain.
 #'
 #' @inheritParams geometry
 #' @param X Data points in the manifold's layout.
@@ -66,7 +93,9 @@
 #' @param sigma The rate of the Gaussian mechanism (give `sigma` or `mu`).
 #' @param mu The target \eqn{\mu} of the Gaussian mechanism (give `sigma` or
 #'   `mu`); \eqn{\sigma} is then [gdp_sigma()]`(M, mu, Delta)`.
-#' @param method Sampler for the Laplace and Gaussian laws, as in [riem_rlaplace()].
+#' @param method Sampler for the Laplace and Gaussian laws, as in
+#'   [riem_rlaplace()], and for the K-norm gradient mechanism on Euclidean
+#'   space (`"auto"`: exact where a public bound allows, `"exact"`, `"mh"`).
 #' @param control Settings for Metropolis-Hastings ([mcmc_control()]).
 #' @return An object of class `c("riemdp_frechet_release", "riemdp_release")`:
 #'   `estimate` (the private point), `manifold`, `mechanism`, `guarantee`
@@ -162,10 +191,29 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
     abort(sprintf("`control$init` must lie in the ball of radius %s around `center`, the support of the K-norm gradient mechanism",
                   format(radius, digits = 6)), call)
 
+  # KNG on R^d: an exact draw by rejection, its sampler chosen from d, sigma
+  # and radius only (NULL: the chain).
+  plan <- if (mechanism == "kng" && M$type == "euclidean" && method != "mh") kng_euclid_plan(M$d, sigma, radius) else NULL
+  if (!is.null(plan) && is.null(plan$proposal)) {
+    if (method == "exact")
+      abort(sprintf("`method = \"exact\"`: the exact K-norm gradient draw on %s is offered only where a proposal is accepted with probability at least %s, and here (sigma = %s, radius = %s) the proven bound is %s; use method = \"auto\" or \"mh\" (Metropolis-Hastings)",
+                    manifold_label(M), format(kng_exact_min_acceptance), format(sigma, digits = 4),
+                    format(radius, digits = 4), format(plan$bound, digits = 3)), call)
+    plan <- NULL
+  }
+
   # The data enter only below: ball check / clipping, then the Frechet mean
   # (the footprint) or the KNG target.
   S <- bound_to_ball(M, S, C, radius, outside, call)
-  if (mechanism == "kng") {
+  if (!is.null(plan)) {
+    res <- core_call(samp_kng_euclid(S, C, radius, sigma, plan$proposal, plan$batch, plan$n_proposals), call)
+    if (!res$found)
+      abort(sprintf("the exact K-norm gradient draw made %s proposals and accepted none, an event of probability below e^-50 (acceptance at least %s); please report this",
+                    format(plan$n_proposals, big.mark = ","), format(plan$bound, digits = 3)), call)
+    estimate <- from_values(M, res$draw, 1L, TRUE, center)
+    sampler <- "exact"
+    rm(res)
+  } else if (mechanism == "kng") {
     res <- kng_chain_draw(M, S, NULL, sigma, NULL, init$x, radius, NULL, kng_ctl, FALSE, call, center = C$x)
     estimate <- from_values(M, res$p, 1L, TRUE, center)
     sampler <- "kng-chain"
@@ -196,6 +244,56 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                            else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
                  call = call),
             class = c("riemdp_frechet_release", "riemdp_release"))
+}
+
+# Smallest proven acceptance at which a KNG release on R^d is drawn exactly
+# (below it, the chain): batches of at most 10000 proposals (about 1-5 ms at
+# d = 10), at most 50000 proposals.
+kng_exact_min_acceptance <- 1e-3
+
+# Lower bounds on the acceptance of the two exact KNG samplers on R^d, for
+# every mean in the ball B_radius(c) (public: d, sigma, radius only).
+# knorm: proposals xbar + R u, R ~ Gamma(d, scale = sigma). |xbar + R u - c| <=
+# radius iff u . n >= (a^2 + R^2 - radius^2) / (2 R a), n the inward direction,
+# a = |xbar - c|; that threshold grows with a, so a mean on the boundary is the
+# worst case, with threshold R / (2 radius). With s = R / (2 radius) and
+# P(u . n >= s) = pbeta(1 - s^2, (d-1)/2, 1/2) / 2, integration by parts and
+# s = sin(theta) give the worst case as
+# int_0^{pi/2} P(s <= sin theta) cos^{d-2} theta dtheta / B((d-1)/2, 1/2)
+# (d >= 2; P(R <= 2 radius) / 2 for d = 1). It is at least `simple`,
+# P(R <= radius) P(u . n >= 1/2).
+# uniform: proposals uniform on the ball, kept with probability
+# exp(-|x - xbar| / sigma) >= exp(-2 radius / sigma).
+kng_euclid_bounds <- function(d, sigma, radius) {
+  rate <- 2 * radius / sigma
+  p_s <- function(q) { # P(s <= q), 0 at q = 0 also for rate = Inf
+    v <- stats::pgamma(q * rate, d)
+    v[q == 0] <- 0
+    v
+  }
+  if (d == 1L) {
+    simple <- 0.5 * stats::pgamma(radius / sigma, 1)
+    worst <- 0.5 * p_s(1)
+  } else {
+    simple <- 0.5 * stats::pgamma(radius / sigma, d) * stats::pbeta(0.75, (d - 1) / 2, 0.5)
+    f <- function(th) p_s(sin(th)) * cos(th)^(d - 2)
+    worst <- tryCatch(stats::integrate(f, 0, pi / 2, rel.tol = 1e-8, subdivisions = 1000L)$value / beta((d - 1) / 2, 0.5),
+                      error = function(e) simple)
+  }
+  c(knorm = max(simple, min(worst, 0.5)), knorm_simple = simple, uniform = exp(-2 * radius / sigma))
+}
+
+# The exact sampler of a KNG release on R^d: the one with the larger bound.
+# Proposals come in batches of ceiling(10 / bound) (a batch holds none
+# accepted with probability below e^-10, so the work is one batch for all data
+# but rarely), at most ceiling(50 / bound) (none accepted: below e^-50).
+# `proposal` is NULL below the threshold.
+kng_euclid_plan <- function(d, sigma, radius) {
+  b <- kng_euclid_bounds(d, sigma, radius)
+  proposal <- if (b[["knorm"]] >= b[["uniform"]]) "knorm" else "uniform"
+  bound <- b[[proposal]]
+  if (!(bound >= kng_exact_min_acceptance)) return(list(proposal = NULL, bound = bound, batch = NA_real_, n_proposals = NA_real_))
+  list(proposal = proposal, bound = bound, batch = ceiling(10 / bound), n_proposals = ceiling(50 / bound))
 }
 
 # The sensitivity bound is for the exact Frechet mean: the public ball must lie
@@ -260,9 +358,16 @@ bound_to_ball <- function(M, S, C, radius, outside, call) {
   S
 }
 
+# The exact KNG sampler of a release on R^d, recomputed from its public fields.
+kng_exact_label <- function(x) {
+  plan <- kng_euclid_plan(x$manifold$d, x$sigma, x$radius)
+  if (identical(plan$proposal, "uniform")) "rejection from the uniform law on the ball"
+  else "rejection from the K-norm law"
+}
+
 guarantee_sentence <- function(x) {
   sampler <- switch(x$sampler,
-                    exact = "an exact draw",
+                    exact = if (x$mechanism == "kng") sprintf("an exact draw (%s)", kng_exact_label(x)) else "an exact draw",
                     mh = "a Metropolis-Hastings draw (the guarantee is that of the exact law, which the chain approximates)",
                     `kng-chain` = kng_chain_sentence(x$control, "(the centre, or control$init)"),
                     `eigen-mh` = "the eigen-decomposition construction with Metropolis-Hastings on the log-eigenvalues (the guarantee is that of the exact law, which the chain approximates)")
@@ -319,7 +424,8 @@ print.summary.riemdp_release <- function(x, digits = max(3L, getOption("digits")
   cat(sprintf("Public parameters: n = %d; ball of radius %s around the centre below; points outside: %s\n",
               r$n, format(r$radius, digits = digits), r$outside))
   print(r$center, digits = digits)
-  cat(sprintf("Sampler: %s\n", r$sampler))
+  cat(sprintf("Sampler: %s\n", if (r$sampler == "exact" && r$mechanism == "kng")
+                                  sprintf("exact draw (%s)", kng_exact_label(r)) else r$sampler))
   cat("Private estimate:\n")
   print(r$estimate, digits = digits)
   invisible(x)

@@ -375,6 +375,23 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// samp_kng_euclid
+Rcpp::List samp_kng_euclid(Rcpp::List X, Rcpp::List center, double radius, double sigma, std::string proposal, double batch, double cap);
+RcppExport SEXP _riemdp_samp_kng_euclid(SEXP XSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP sigmaSEXP, SEXP proposalSEXP, SEXP batchSEXP, SEXP capSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type X(XSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< std::string >::type proposal(proposalSEXP);
+    Rcpp::traits::input_parameter< double >::type batch(batchSEXP);
+    Rcpp::traits::input_parameter< double >::type cap(capSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_kng_euclid(X, center, radius, sigma, proposal, batch, cap));
+    return rcpp_result_gen;
+END_RCPP
+}
 // priv_frechet_sensitivity
 Rcpp::List priv_frechet_sensitivity(Rcpp::List M, double n, double radius);
 RcppExport SEXP _riemdp_priv_frechet_sensitivity(SEXP MSEXP, SEXP nSEXP, SEXP radiusSEXP) {
@@ -706,6 +723,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_priv_spd_exact_log_ratio", (DL_FUNC) &_riemdp_priv_spd_exact_log_ratio, 1},
     {"_riemdp_samp_mh_radial", (DL_FUNC) &_riemdp_samp_mh_radial, 10},
     {"_riemdp_samp_mh_kng", (DL_FUNC) &_riemdp_samp_mh_kng, 9},
+    {"_riemdp_samp_kng_euclid", (DL_FUNC) &_riemdp_samp_kng_euclid, 7},
     {"_riemdp_priv_frechet_sensitivity", (DL_FUNC) &_riemdp_priv_frechet_sensitivity, 3},
     {"_riemdp_priv_spd_laplace_sigma_max", (DL_FUNC) &_riemdp_priv_spd_laplace_sigma_max, 1},
     {"_riemdp_priv_clip_to_ball", (DL_FUNC) &_riemdp_priv_clip_to_ball, 5},

@@ -280,6 +280,27 @@ Rcpp::List samp_mh_kng(Rcpp::List M, Rcpp::List X, int n, double sigma, Rcpp::Li
   return mh_output(W, trace, r, D);
 }
 
+// Exact K-norm gradient draw for the Frechet mean of X on R^d, on the ball
+// B_radius(center) by the sampler `proposal` ("knorm" or "uniform"), in
+// batches of `batch` proposals, at most `cap` (kng_euclid.h).
+// [[Rcpp::export]]
+Rcpp::List samp_kng_euclid(Rcpp::List X, Rcpp::List center, double radius, double sigma, std::string proposal,
+                           double batch, double cap) {
+  const int d = static_cast<int>(Rcpp::as<Rcpp::NumericVector>(center["x"]).size());
+  Set S(X, d), C(center, d);
+  Vec c(d), xbar(d), x(d);
+  C.get(0, c);
+  Euclidean(d).mean_log(c, S.points, xbar);  // xbar - c, accurate for data near c
+  xbar += c;
+  Xoshiro256pp rng = rng_from_r();
+  const KngEuclidDraw r =
+      interruptible([&] { return kng_euclid_exact(xbar, c, radius, sigma, proposal == "knorm", batch, cap, rng, x); });
+  return Rcpp::List::create(Rcpp::Named("found") = r.found,
+                            Rcpp::Named("draw") = r.found ? Rcpp::NumericVector(x.data(), x.data() + d)
+                                                          : Rcpp::NumericVector(0),
+                            Rcpp::Named("proposals") = r.proposals, Rcpp::Named("accepted") = r.accepted);
+}
+
 // Sensitivities and the admissible radius (DESIGN §4).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List priv_frechet_sensitivity(Rcpp::List M, double n, double radius) {

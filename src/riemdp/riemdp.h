@@ -19,6 +19,7 @@
 #include "sampling/mh.h"
 #include "sampling/spd_exact.h"
 #include "sampling/spd_sampler.h"
+#include "sampling/kng_euclid.h"
 #include "privacy/sensitivity.h"
 #include "privacy/targets.h"
 #include "privacy/ball.h"
