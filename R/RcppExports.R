@@ -49,6 +49,10 @@ geom_tangent_basis <- function(M, p) {
     .Call(`_riemdp_geom_tangent_basis`, M, p)
 }
 
+geom_log_exp_jacobian <- function(M, p, v) {
+    .Call(`_riemdp_geom_log_exp_jacobian`, M, p, v)
+}
+
 geom_tangent_gaussian <- function(M, p, z) {
     .Call(`_riemdp_geom_tangent_gaussian`, M, p, z)
 }

@@ -96,7 +96,11 @@
 #' @param method Sampler for the Laplace and Gaussian laws, as in
 #'   [riem_rlaplace()], and for the K-norm gradient mechanism on Euclidean
 #'   space (`"auto"`: exact where a public bound allows, `"exact"`, `"mh"`).
-#' @param control Settings for Metropolis-Hastings ([mcmc_control()]).
+#' @param control `NULL` (the default) or settings from [mcmc_control()]: for
+#'   `method = "mh"` and the spd log-eigenvalue chain, the random-walk chain;
+#'   for the K-norm gradient mechanism off Euclidean space, the length of its
+#'   chain (by default \eqn{250 + 25d} burn-in steps and as many after) and
+#'   its public start `init` (default: `center`).
 #' @return An object of class `c("riemdp_frechet_release", "riemdp_release")`:
 #'   `estimate` (the private point), `manifold`, `mechanism`, `guarantee`
 #'   (`"epsilon-DP"` or `"mu-GDP"`), `epsilon`, `mu` (the Gaussian's

@@ -164,6 +164,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// geom_log_exp_jacobian
+double geom_log_exp_jacobian(Rcpp::List M, Rcpp::NumericVector p, Rcpp::NumericVector v);
+RcppExport SEXP _riemdp_geom_log_exp_jacobian(SEXP MSEXP, SEXP pSEXP, SEXP vSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type p(pSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type v(vSEXP);
+    rcpp_result_gen = Rcpp::wrap(geom_log_exp_jacobian(M, p, v));
+    return rcpp_result_gen;
+END_RCPP
+}
 // geom_tangent_gaussian
 Rcpp::List geom_tangent_gaussian(Rcpp::List M, Rcpp::List p, Rcpp::NumericMatrix z);
 RcppExport SEXP _riemdp_geom_tangent_gaussian(SEXP MSEXP, SEXP pSEXP, SEXP zSEXP) {
@@ -708,6 +720,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_geom_point_problem", (DL_FUNC) &_riemdp_geom_point_problem, 3},
     {"_riemdp_geom_tangent_problem", (DL_FUNC) &_riemdp_geom_tangent_problem, 4},
     {"_riemdp_geom_tangent_basis", (DL_FUNC) &_riemdp_geom_tangent_basis, 2},
+    {"_riemdp_geom_log_exp_jacobian", (DL_FUNC) &_riemdp_geom_log_exp_jacobian, 3},
     {"_riemdp_geom_tangent_gaussian", (DL_FUNC) &_riemdp_geom_tangent_gaussian, 3},
     {"_riemdp_geom_jacobi_adjoint", (DL_FUNC) &_riemdp_geom_jacobi_adjoint, 4},
     {"_riemdp_geom_dist_matrix", (DL_FUNC) &_riemdp_geom_dist_matrix, 4},

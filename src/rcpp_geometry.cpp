@@ -224,6 +224,17 @@ Rcpp::NumericMatrix geom_tangent_basis(Rcpp::List M, Rcpp::List p) {
   return out;
 }
 
+// log of the Jacobian of Exp_p at v (Manifold::log_exp_jacobian), for the
+// tests of the KNG chain's densities.
+// [[Rcpp::export(rng = false)]]
+double geom_log_exp_jacobian(Rcpp::List M, Rcpp::NumericVector p, Rcpp::NumericVector v) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  return interruptible([&] {
+    return m->log_exp_jacobian(Eigen::Map<const Vec>(p.begin(), D), Eigen::Map<const Vec>(v.begin(), D));
+  });
+}
+
 // Isotropic tangent Gaussians at p from the columns of z (length
 // tangent_gaussian_size() each): list(v = ambient x n matrix, norm = |v|_p
 // as returned by the core, size); z with no columns only asks for the size.

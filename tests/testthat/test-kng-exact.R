@@ -193,13 +193,13 @@ test_that("method selects the chain or the exact draw, and the gap between the s
   expect_lt(plan$bound, 1e-3)
   eps <- eps_for(M, 2, 1, 0.1)
   ctl <- mcmc_control(n_iter = 50, burn_in = 50)
-  expect_identical(dp_frechet_mean(M, X, epsilon = eps, radius = 1, center = c0, mechanism = "kng", control = ctl)$sampler, "mh")
+  expect_identical(dp_frechet_mean(M, X, epsilon = eps, radius = 1, center = c0, mechanism = "kng", control = ctl)$sampler, "kng-chain")
   expect_error_mentions(dp_frechet_mean(M, X, epsilon = eps, radius = 1, center = c0, mechanism = "kng", method = "exact"),
                         c("`method = \"exact\"`", "0.001", "sigma = 0.1"))
   # method = "mh" keeps the chain where the exact draw is available
   eps2 <- eps_for(M, 2, 1, 0.01)
   expect_identical(dp_frechet_mean(M, X, epsilon = eps2, radius = 1, center = c0, mechanism = "kng", method = "mh",
-                                   control = ctl)$sampler, "mh")
+                                   control = ctl)$sampler, "kng-chain")
   expect_identical(dp_frechet_mean(M, X, epsilon = eps2, radius = 1, center = c0, mechanism = "kng")$sampler, "exact")
   # proposals come in whole public batches, at most the public cap; no NaN when none is accepted
   S <- riemdp:::as_set(M, X, "X")

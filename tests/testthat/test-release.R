@@ -77,7 +77,7 @@ release_cases <- function() {
     list(name = "sphere(2) laplace mh", M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8, n = 8,
          args = list(epsilon = 1, method = "mh"), sampler = "mh"),
     list(name = "sphere(2) kng", M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8, n = 8,
-         args = list(epsilon = 1, mechanism = "kng"), sampler = "mh"),
+         args = list(epsilon = 1, mechanism = "kng"), sampler = "kng-chain"),
     list(name = "sphere(2) gaussian", M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8, n = 8,
          args = list(mechanism = "gaussian", sigma = 0.2), sampler = "exact"),
     list(name = "spd(2) laplace", M = manifold_spd(2), c = matrix(c(2, 0.5, 0.5, 1), 2, 2), radius = 1, n = 10,

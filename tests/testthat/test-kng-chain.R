@@ -1,0 +1,135 @@
+# The chain of the K-norm gradient releases (src/riemdp/sampling/kng_chain.h,
+# R/kng-chain.R): its volume factors, its draws against exact laws, and what
+# a release built on it promises.
+
+# Jacobian of Exp_p at v by central differences in an orthonormal basis: the
+# columns dExp(b_k), projected on T_q, have Gram determinant J^2.
+fd_exp_jacobian <- function(M, p, v, h = 1e-6) {
+  P <- list(x = p, n = 1L, by_row = TRUE)
+  B <- riemdp:::geom_tangent_basis(M, P)
+  q <- as.double(riemdp:::geom_exp(M, P, list(x = v, n = 1L, by_row = TRUE), TRUE))
+  Q <- list(x = q, n = 1L, by_row = TRUE)
+  at <- function(w) as.double(riemdp:::geom_exp(M, P, list(x = w, n = 1L, by_row = TRUE), TRUE))
+  C <- sapply(seq_len(ncol(B)), function(k) {
+    col <- (at(v + h * B[, k]) - at(v - h * B[, k])) / (2 * h)
+    as.double(riemdp:::geom_to_tangent(M, Q, list(x = col, n = 1L, by_row = TRUE), TRUE))
+  })
+  G <- outer(seq_len(ncol(C)), seq_len(ncol(C)), Vectorize(function(k, l)
+    riemdp:::geom_inner(M, Q, list(x = C[, k], n = 1L, by_row = TRUE), list(x = C[, l], n = 1L, by_row = TRUE))))
+  0.5 * log(det(G))
+}
+
+test_that("the Jacobian of Exp matches finite differences on every manifold", {
+  set.seed(11)
+  for (nm in c("sphere(2)", "sphere(4)", "hyperbolic(2)", "hyperbolic(3)", "spd(2)", "spd(3)", "kendall(3)", "kendall(5)",
+               "euclidean(3)")) {
+    M <- zoo_manifolds()[[nm]]
+    for (len in c(1e-3, 0.4, 1.2)) {
+      if (M$type == "kendall" && len > 1.2) next
+      p <- rand_point(M)
+      P <- riemdp:::as_points(M, p, "p")
+      v <- rand_tangent(M, p, norm = len)
+      V <- riemdp:::as_set(M, v, "v")
+      got <- riemdp:::geom_log_exp_jacobian(M, P$x, V$x)
+      expect_equal(got, fd_exp_jacobian(M, P$x, V$x), tolerance = 1e-5, label = sprintf("%s at |v| = %g", nm, len))
+    }
+  }
+  # a known value: on S^2, J = sin(r)/r
+  S2 <- manifold_sphere(2)
+  expect_equal(riemdp:::geom_log_exp_jacobian(S2, c(0, 0, 1), c(1, 0, 0)), log(sin(1)))
+  expect_identical(riemdp:::geom_log_exp_jacobian(S2, c(0, 0, 1), c(0, 0, 0)), 0)
+})
+
+# The Euclidean KNG of a mean drawn by the chain (method = "mh") against its
+# exact law: |x - xbar| has density ∝ r^(d-1) e^(-r/sigma) times the share of
+# the sphere of radius r around xbar inside the ball (d = 2: closed form).
+kng_radius_cdf_2d <- function(xbar_dist, radius, sigma) {
+  share <- function(r) {
+    a <- xbar_dist
+    out <- rep(1, length(r))
+    cross <- r > radius - a
+    # x = xbar + r e lies inside when cos(angle(e, xbar)) <= c
+    cosang <- (radius^2 - a^2 - r[cross]^2) / (2 * r[cross] * a)
+    out[cross] <- 1 - acos(pmin(1, pmax(-1, cosang))) / pi
+    out[r > radius + a] <- 0
+    out
+  }
+  g <- seq(0, radius + xbar_dist, length.out = 20001)
+  dens <- g * exp(-g / sigma) * share(g)
+  cdf <- cumsum(c(0, (dens[-1] + dens[-length(dens)]) / 2 * diff(g)))
+  stats::approxfun(g, cdf / cdf[length(cdf)], yleft = 0, yright = 1)
+}
+
+test_that("the KNG chain draws the exact Euclidean law: centred, near the boundary and concentrated", {
+  skip_on_cran()
+  E2 <- manifold_euclidean(2)
+  cases <- list(list(at = 0, n = 50, eps = 1), list(at = 0.9, n = 50, eps = 1), list(at = 0.9, n = 2000, eps = 20))
+  for (cs in cases) {
+    set.seed(21)
+    X <- cbind(rnorm(cs$n, sd = 0.02), rnorm(cs$n, sd = 0.02))
+    X <- sweep(X, 2, colMeans(X)) + matrix(c(cs$at, 0), cs$n, 2, byrow = TRUE)
+    xbar <- colMeans(X)
+    rels <- t(replicate(300, coef(dp_frechet_mean(E2, X, epsilon = cs$eps, radius = 1, center = c(0, 0),
+                                                  mechanism = "kng", method = "mh"))))
+    sigma <- dp_frechet_mean(E2, X, epsilon = cs$eps, radius = 1, center = c(0, 0), mechanism = "kng",
+                             method = "mh")$sigma
+    r <- sqrt(rowSums(sweep(rels, 2, xbar)^2))
+    ks <- suppressWarnings(stats::ks.test(r, kng_radius_cdf_2d(cs$at, 1, sigma)))
+    expect_gt(ks$p.value, 1e-3, label = sprintf("KS p at %g of the radius, n eps = %g", cs$at, cs$n * cs$eps))
+    # the wrong scale is detected at the same sample size
+    ks_wrong <- suppressWarnings(stats::ks.test(r, kng_radius_cdf_2d(cs$at, 1, sigma / 2)))
+    expect_lt(ks_wrong$p.value, 1e-3)
+  }
+})
+
+test_that("KNG regression releases reproduce under set.seed(), with or without a progress bar", {
+  S2 <- manifold_sphere(2)
+  set.seed(3)
+  x <- runif(40)
+  Y <- riem_project(S2, riem_geodesic(S2, c(0, 0, 1), c(0.3, 0.2, 0), x) + matrix(rnorm(120, sd = 0.02), 40))
+  rel <- function(verbose) {
+    set.seed(9)
+    ctl <- mcmc_control(burn_in = 300, n_iter = 300, verbose = verbose)
+    dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1), center = c(0, 0, 1),
+                           radius = 0.5, control = ctl)
+  }
+  a <- rel(FALSE)
+  b <- rel(TRUE)
+  expect_identical(a$footpoint, b$footpoint)
+  expect_identical(a$shooting, b$shooting)
+  expect_identical(a$sampler, "kng-chain")
+  expect_identical(unname(unlist(a$control[c("burn_in", "n_iter")])), c(300L, 300L))
+  # the default length is public: a function of the dimension only
+  d <- dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1), center = c(0, 0, 1),
+                              radius = 0.5)
+  expect_identical(c(d$control$burn_in, d$control$n_iter), c(350L, 350L))
+  expect_match(paste(format(d$guarantee), riemdp:::regression_guarantee_sentence(d)), "700 steps")
+})
+
+test_that("a release's chain refuses a start from mcmc_control(init =)", {
+  expect_error(dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200,
+                                    control = mcmc_control(init = 0)), "control\\$init")
+  S2 <- manifold_sphere(2)
+  expect_error(dp_geodesic_regression(S2, c(0, 1), rbind(c(0, 0, 1), c(0, 0.1, sqrt(1 - 0.01))), epsilon = 1,
+                                      tau = 0.1, tau_m = 1, x_range = c(0, 1), center = c(0, 0, 1), radius = 0.5,
+                                      control = mcmc_control(init = c(0, 0, 1))), "control\\$init")
+})
+
+test_that("diagnostics report split R-hat, the effective sample size and the release's level", {
+  skip_on_cran()
+  set.seed(5)
+  rel <- dp_linear_regression(mag ~ stations + depth, quakes, epsilon = 1, tau = 0.5,
+                              x_range = list(stations = c(0, 150), depth = c(0, 700)), beta_max = 6,
+                              diagnostics = TRUE)
+  d <- rel$diagnostics
+  expect_identical(d$chains, 4L)
+  expect_lt(d$rhat, 1.1)
+  expect_gt(d$ess, 100)
+  expect_identical(d$dimension, 3L)
+  expect_gt(d$level_upper_tail, 1e-4)
+  expect_output(print(rel), "split R-hat")
+  # split R-hat flags chains that disagree
+  tr <- cbind(rnorm(200), rnorm(200, 5))
+  expect_gt(riemdp:::split_rhat(tr), 2)
+  expect_lt(riemdp:::split_rhat(matrix(rnorm(800), 200)), 1.05)
+})
