@@ -106,7 +106,8 @@ print_kng_diagnostics <- function(d) {
               d$chains, d$iterations, format(d$rhat, digits = 3), format(d$ess, digits = 3)))
   cat(sprintf("  acceptance: local %s (scale %s sigma), independence %s\n", format(d$acceptance_local, digits = 3),
               format(d$step, digits = 3), format(d$acceptance_independence, digits = 3)))
-  cat(sprintf("  release's level %s; P(Gamma(%d, 1) > level) = %s (tiny: the draw sits where the concentrated law has no mass)\n",
-              format(d$level, digits = 4), d$dimension, format(d$level_upper_tail, digits = 3)))
+  cat(sprintf("  release's level %s; P(Gamma(%d, 1) > level) = %s%s\n",
+              format(d$level, digits = 4), d$dimension, format(d$level_upper_tail, digits = 3),
+              if (d$level_upper_tail < 1e-3) " (tiny: where the law is concentrated, the draw sits where it has no mass)" else ""))
   invisible(NULL)
 }

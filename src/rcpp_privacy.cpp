@@ -415,23 +415,32 @@ Rcpp::List samp_mh_regression(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x,
 
 namespace {
 
-// The chain's chart base: the non-private fit (regression: the Huber fit of
-// clip tau; Frechet: the mean), moved into the public domain. It shapes the
+// The chain's chart base: about the non-private fit (regression: the Huber
+// fit of clip tau; Frechet: the mean), after a fixed number of steps, moved
+// into the public domain. It shapes the
 // proposal only (kng_chain.h); where it cannot be computed, the public start.
 RegressionParameter kng_chain_base(const Manifold& M, const PointSet& Y, const Mat* x, double tau,
                                    const KNGDomainLaw& dom, const RegressionParameter& start) {
   const int D = M.ambient();
   RegressionParameter z = start;
+  // A fixed number of steps (public): the time spent here does not depend on
+  // the data beyond n.
+  constexpr int steps = 12;
   try {
-    const FrechetResult mean = frechet_mean(M, Y, Y.col(0), 200, 1e-10);
     if (!x) {
-      z.p = mean.mean;
+      Vec g(D), buf(D);
+      z.p = Y.col(0);
+      for (int k = 0; k < steps; ++k) {
+        M.mean_log(z.p, Y, g);
+        M.exp(z.p, g, buf);
+        if (buf.allFinite()) M.project(buf, z.p);
+      }
     } else {
       RegressionLoss loss;
       loss.type = LossType::huber;
       loss.c = tau;
       const RegressionData data{Y, *x};
-      z = geodesic_regression(M, data, nullptr, mean.mean, 200, 1e-10, loss, 0.0).z;
+      z = regression_fixed_steps(M, data, steps, loss);
     }
   } catch (const domain_error&) {
     return start;

@@ -18,7 +18,13 @@ namespace riemdp {
 // least-squares one with the residual scaled by min(1, tau/d) (clipped to
 // norm tau). tau = Inf is least squares.
 inline double huber_loss(double d, double tau) { return d <= tau ? 0.5 * d * d : tau * d - 0.5 * tau * tau; }
-inline double huber_weight(double d, double tau) { return d <= tau ? 1.0 : tau / d; }
+// Branch-free in d (a release's run time must not depend on how many
+// residuals are clipped): min(1, tau/d) is 1 for d <= tau (also for d = 0 and
+// tau = Inf) and tau/d beyond; a NaN d stays NaN.
+inline double huber_weight(double d, double tau) {
+  const double r = tau / d;
+  return d != d ? d : (r < 1.0 ? r : 1.0);
+}
 
 // The losses of robust geodesic regression (Shin & Oh 2022; as GeodRegr), on
 // the residual norm d with cutoff c (distance units): E = (1/n) sum rho(d_i),

@@ -388,6 +388,59 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
   return r;
 }
 
+// A fixed amount of work towards the fit, for a proposal that may use the data
+// but whose run time must not depend on them (sampling/kng_chain.h): the
+// Frechet mean by `steps` full steps x <- Exp_x(mean Log_x(y_i)), the tangent
+// least-squares start, then `steps` undamped IRLS Gauss-Newton steps (the
+// directions of regression_descent(), length capped at half the injectivity
+// radius), with no stopping rule and no line search. A step that cannot be
+// represented is skipped.
+inline RegressionParameter regression_fixed_steps(const Manifold& M, const RegressionData& data, int steps,
+                                                  const RegressionLoss& loss) {
+  const int D = M.ambient(), n = data.n(), m = data.m();
+  Vec ybar = data.Y.col(0), g(D), buf(D), step(D);
+  for (int k = 0; k < steps; ++k) {
+    M.mean_log(ybar, data.Y, g);
+    M.exp(ybar, g, buf);
+    if (buf.allFinite()) M.project(buf, ybar);
+  }
+  RegressionParameter z = regression_tangent_start(M, data, ybar), zn = z;
+  const Eigen::LDLT<Mat> H(regression_design_gram(data.x));
+  const double max_step = std::isfinite(M.injectivity_radius()) ? 0.5 * M.injectivity_radius()
+                                                                 : std::numeric_limits<double>::infinity();
+  Mat G(D, m + 1), Dir(D, m + 1);
+  for (int k = 0; k < steps; ++k) {
+    const RegressionEvaluation ev = regression_evaluate(M, data, z, false, loss);
+    G.col(0) = ev.grad_p;
+    G.rightCols(m) = ev.grad_V;
+    if (m == 1) {
+      M.regression_gauss_newton(z.p, z.V.col(0), data.x.col(0), ev.weight, ev.grad_p, ev.grad_V.col(0), Dir.col(0),
+                                Dir.col(1));
+    } else {
+      const Eigen::LDLT<Mat> Hw(regression_design_gram(data.x, ev.weight.size() == n ? ev.weight : Vec()));
+      const bool ok = Hw.info() == Eigen::Success && Hw.vectorD().minCoeff() > 1e-12 * Hw.vectorD().maxCoeff();
+      Dir = -((ok ? Hw : H).solve(G.transpose())).transpose();
+    }
+    if (!Dir.allFinite()) continue;
+    const double dp = M.norm(z.p, Dir.col(0));
+    const double t = dp > max_step ? max_step / dp : 1.0;
+    step = t * Dir.col(0);
+    M.exp(z.p, step, zn.p);
+    if (!zn.p.allFinite()) continue;
+    M.project(zn.p, zn.p);
+    bool ok = true;
+    for (int j = 0; j < m && ok; ++j) {
+      step = z.V.col(j) + t * Dir.col(j + 1);
+      M.transport(z.p, zn.p, step, buf);
+      M.clean_tangent(zn.p, buf, step);
+      ok = step.allFinite();
+      zn.V.col(j) = step;
+    }
+    if (ok) std::swap(z, zn);
+  }
+  return z;
+}
+
 // The geodesic x -> Exp_p(x v) (one covariate) re-based at x = s: the
 // footpoint Exp_p(s v) and the geodesic's velocity there.
 inline RegressionParameter regression_rebase(const Manifold& M, const RegressionParameter& z, double s) {
