@@ -6,7 +6,8 @@
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/private-frechet.R
 ## Writes vignettes/data/private-frechet.rds (a few kB). Base R only; takes
-## about a minute sequentially (70 s when the data were made).
+## about two minutes sequentially (136 s when the data were made; the KNG
+## releases use the release's default chain).
 ##
 ## The replicated releases go through dp_replicate(): sequentially by default,
 ## in parallel under a future::plan() set before source()-ing the script, or

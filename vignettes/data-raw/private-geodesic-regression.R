@@ -1,15 +1,15 @@
 ## Simulations behind vignettes/private-geodesic-regression.Rmd: a replication
 ## of the sphere experiment of Kulkarni & Soto, "Differentially private
-## geodesic and linear regression" (paper 000 of the package's sources:
-## Sec. 4.1, App. A, App. B, Fig. 2, 3, 5, 6), with the package's two
+## geodesic and linear regression" (Sec. 4.1, App. A, App. B, Fig. 2, 3, 5, 6), with the package's two
 ## releases: scheme = "paper" (App. A's two steps, epsilon = 1 + 1) and
 ## scheme = "joint" (one K-norm gradient mechanism on (p, v), epsilon = 2).
 ##
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/private-geodesic-regression.R
 ## Writes vignettes/data/private-geodesic-regression.rds (a few kB). Base R
-## only; takes about two minutes sequentially (118 s when the data were
-## made; the runtime is saved in the file).
+## only; takes about a minute sequentially (55 s when the data were made,
+## almost all of it in the long random-walk chains of scheme = "paper"; the
+## runtime is saved in the file).
 ##
 ## The replicated releases go through dp_replicate(): sequentially by default,
 ## in parallel under a future::plan() set before source()-ing the script, or
@@ -53,16 +53,19 @@ generate <- function(n) {
 public <- list(epsilon_joint = 2, epsilon_paper = c(footpoint = 1, shooting = 1), split = 0.5,
                tau = 0.1, tau_m = 2 * zeta_length, x_range = c(0, 1), center = q0, radius = 0.25)
 
-## The default mcmc_control() (burn-in 1000, 2000 further iterations) is too
-## short here: the chain starts at the public (center, 0), |v_hat| = 1 away,
-## and crosses a plateau of the clipped-gradient density before it finds the
-## mode (see the vignette and `chain` below). Chain lengths used (burn-in is
-## a quarter of the total):
+## scheme = "joint" uses the release's default chain (control = NULL: 250 +
+## 25 D burn-in steps and as many after, D = 4 on S^2: 350 + 350).
+## scheme = "paper" keeps App. A's random-walk chains, started at the public
+## (center, 0); the default mcmc_control() (burn-in 1000, 2000 further
+## iterations) is too short for them (Fig. 6 below), so they run (burn-in a
+## quarter of the total):
 chain_length <- function(n) if (n <= 20) 40000L else if (n <= 50) 60000L else 100000L
 control_for <- function(n) {
   L <- chain_length(n)
   mcmc_control(burn_in = L %/% 4L, n_iter = L - L %/% 4L)
 }
+joint_iterations <- 2L * (250L + 25L * 4L)
+control_of <- function(scheme, n) if (scheme == "paper") control_for(n) else NULL
 
 release <- function(d, scheme, control) {
   dp_geodesic_regression(S2, d$x, d$Y,
@@ -102,21 +105,21 @@ fit20 <- geodesic_regression(S2, d20$x, d20$Y)
 fit20_mae <- mae(d20, fit20$footpoint, fit20$shooting)
 main <- list()
 for (scheme in c("paper", "joint")) {
-  sc <- t(dp_replicate(function(i) score(d20, fit20, release(d20, scheme, control_for(n_main))),
+  sc <- t(dp_replicate(function(i) score(d20, fit20, release(d20, scheme, control_of(scheme, n_main))),
                        times = n_rel, seed = if (scheme == "paper") 2025001L else 2025002L, simplify = TRUE))
   main[[scheme]] <- data.frame(scheme = scheme, sc)
   cat(sprintf("(i) %s: %d releases, %.0f s\n", scheme, n_rel, elapsed()))
 }
 main <- do.call(rbind, main)
 rownames(main) <- NULL
-example_release <- release(d20, "joint", control_for(n_main))   # for a picture
+example_release <- release(d20, "joint", NULL)   # for a picture
 example_release$call <- NULL
 
 ## The paper's own noise scales (App. A): tau = the largest residual of the
 ## fit (read off the data), |J_p(1)| = cos 1, |J_v(1)| = sin 1, sigma = Delta/eps.
 tau_paper <- max(riem_dist(S2, fitted(fit20), d20$Y))
 sigma_table <- data.frame(
-  source = c("paper 000 App. A", "package, scheme = \"paper\"", "package, scheme = \"joint\""),
+  source = c("Kulkarni & Soto, App. A", "package, scheme = \"paper\"", "package, scheme = \"joint\""),
   tau = c(tau_paper, public$tau, public$tau),
   sigma_footpoint = c(2 * tau_paper * cos(1) / n_main / 1, 2 * public$tau / n_main / 1, NA),
   sigma_shooting = c(2 * tau_paper * sin(1) / n_main / 1, 2 * public$tau / n_main / 1, NA),
@@ -181,23 +184,25 @@ cat(sprintf("(ii) sensitivity ratios, %.0f s\n", elapsed()))
 ## ---------------------------------------------------------------------------
 ## (iii) Fig. 6: MAE of the private geodesics against n
 ## ---------------------------------------------------------------------------
-## 11 releases per n and scheme, as in the paper, one data set per n; also 11
-## releases with the default mcmc_control() to show what a short chain gives.
+## 11 releases per n and scheme, as in the paper, one data set per n: the
+## joint release with its default chain; scheme = "paper" with the long
+## chains above ("long") and with the default mcmc_control() ("short"), to
+## show what a short random-walk chain gives.
 ns <- c(10L, 20L, 50L, 100L, 200L)
 n_rep6 <- 11L
 fig6 <- list()
 for (n in ns) {
   d <- generate(n)
   f <- geodesic_regression(S2, d$x, d$Y)
-  for (scheme in c("paper", "joint")) for (ctl in c("long", "default")) {
-    control <- if (ctl == "long") control_for(n) else mcmc_control()
+  for (scheme in c("paper", "joint")) for (ctl in if (scheme == "paper") c("long", "short") else "default") {
+    control <- switch(ctl, long = control_for(n), short = mcmc_control(), default = NULL)
     # one seed per (n, scheme, chain): 2025 * 1000 + 100 * (index of n) + 10 * (scheme) + (chain)
     sc <- t(dp_replicate(function(i) score(d, f, release(d, scheme, control)), times = n_rep6,
-                         seed = 2025000L + 100L * match(n, ns) + 10L * (scheme == "joint") + (ctl == "default"),
+                         seed = 2025000L + 100L * match(n, ns) + 10L * (scheme == "joint") + (ctl == "short"),
                          simplify = TRUE))
     fig6[[length(fig6) + 1L]] <- data.frame(
       n = n, scheme = scheme, chain = ctl,
-      iterations = control$burn_in + control$n_iter,
+      iterations = if (is.null(control)) joint_iterations else control$burn_in + control$n_iter,
       fit_mae = mae(d, f$footpoint, f$shooting),
       mae_mean = mean(sc[, "mae"]), mae_sd = stats::sd(sc[, "mae"]),
       dist_mean = mean(sc[, "dist"]), angle_sd = stats::sd(sc[, "angle"]))
@@ -213,6 +218,7 @@ out <- list(
   settings = list(q0 = q0, zeta = zeta, zeta_length = zeta_length, noise_var = noise_var,
                   public = public, n_main = n_main, n_rel = n_rel, n_pairs = n_pairs, ns = ns,
                   n_rep6 = n_rep6, chain_length = vapply(ns, chain_length, integer(1)),
+                  joint_iterations = joint_iterations,
                   seed = 2025L, riemdp = as.character(utils::packageVersion("riemdp")),
                   R = R.version.string, date = format(Sys.Date()), runtime_s = NA_real_),
   data20 = d20, fit20 = list(footpoint = as.double(fit20$footpoint), shooting = as.double(fit20$shooting),
