@@ -33,7 +33,8 @@
 ## Run from the package root with the package installed:
 ##   Rscript bench/mcmc-conformance.R [--quick] [--releases K] [--reference K2]
 ##       [--manifolds euclidean,sphere,hyperbolic,spd,kendall,frechet]
-##       [--n 20,500] [--epsilon 2,20] [--ref-budget SECONDS] [--csv PATH] [--seed S]
+##       [--n 20,500] [--epsilon 2,20] [--frac 0,0.9] [--tau-m tight,loose]
+##       [--ref-budget SECONDS] [--csv PATH] [--seed S]
 ## --quick: a small subset (8 configurations, K = 40; a few minutes today).
 ## The full matrix (2 x 3 x 3 x 3 x 2 linear, 4 x 54 geodesic, 27 Frechet
 ## configurations at K = 400) takes hours at today's speed: select with
@@ -61,12 +62,14 @@ seed0 <- as.integer(arg_value("--seed", "20250101"))
 families <- strsplit(arg_value("--manifolds", "euclidean,sphere,hyperbolic,spd,kendall,frechet"), ",")[[1L]]
 n_set <- num_list(arg_value("--n", "20,500,5000"))
 eps_set <- num_list(arg_value("--epsilon", "0.5,2,20"))
-frac_set <- c(0, 0.5, 0.9)
+frac_set <- num_list(arg_value("--frac", "0,0.5,0.9"))
 tight <- c(tight = 1.1, loose = 4)   # tau_m (beta_max) over the true |v| (|slope change|)
+tau_m_set <- strsplit(arg_value("--tau-m", "tight,loose"), ",", fixed = TRUE)[[1L]]
+stopifnot(all(tau_m_set %in% names(tight)))
 
 ## ---- the configurations ---------------------------------------------------------
 grid <- function(family, manifold, m) {
-  g <- expand.grid(n = n_set, epsilon = eps_set, frac = frac_set, tau_m = names(tight), stringsAsFactors = FALSE)
+  g <- expand.grid(n = n_set, epsilon = eps_set, frac = frac_set, tau_m = tau_m_set, stringsAsFactors = FALSE)
   if (family == "frechet") g <- unique(transform(g, tau_m = "-"))
   cbind(family = family, manifold = manifold, m = m, g, stringsAsFactors = FALSE)
 }
