@@ -428,13 +428,7 @@ RegressionParameter kng_chain_base(const Manifold& M, const PointSet& Y, const M
   constexpr int steps = 12;
   try {
     if (!x) {
-      Vec g(D), buf(D);
-      z.p = Y.col(0);
-      for (int k = 0; k < steps; ++k) {
-        M.mean_log(z.p, Y, g);
-        M.exp(z.p, g, buf);
-        if (buf.allFinite()) M.project(buf, z.p);
-      }
+      z.p = frechet_fixed_steps(M, Y, steps);
     } else {
       RegressionLoss loss;
       loss.type = LossType::huber;

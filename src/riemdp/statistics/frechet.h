@@ -48,6 +48,21 @@ inline double frechet_gradient_floor(const Manifold& M, CVecRef x, double data_s
          (1.0 + std::sqrt(2.0 * F));
 }
 
+// A fixed amount of work towards the Frechet mean, for proposals whose run
+// time must not depend on the data (sampling/kng_chain.h): `steps` full steps
+// x <- Exp_x(mean Log_x(x_i)) from the first point, no stopping rule; a step
+// that cannot be represented is skipped.
+inline Vec frechet_fixed_steps(const Manifold& M, const PointSet& X, int steps) {
+  const int D = M.ambient();
+  Vec x = X.col(0), g(D), buf(D);
+  for (int k = 0; k < steps; ++k) {
+    M.mean_log(x, X, g);
+    M.exp(x, g, buf);
+    if (buf.allFinite()) M.project(buf, x);
+  }
+  return x;
+}
+
 // Steps x_t = Exp_x(t g) are accepted on the Armijo condition
 // F(x_t) <= F(x) - 0.3 t |g|^2: on a quadratic with curvature lambda along g
 // this holds for t lambda <= 1.4, so a unit step cannot zig-zag where the

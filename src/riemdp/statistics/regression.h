@@ -279,6 +279,46 @@ inline double regression_gradient_floor(const Manifold& M, const RegressionParam
          (1.0 + std::sqrt(2.0 * energy)) * x_scale * amplification;
 }
 
+// The descent direction at z (columns: footpoint, shooting vectors):
+// Gauss-Newton with one covariate (Manifold::regression_gauss_newton,
+// IRLS-weighted), else the gradient G preconditioned by the IRLS-weighted Gram
+// matrix of the design (H, the plain one, where that is singular).
+inline void regression_direction(const Manifold& M, const RegressionData& data, const RegressionParameter& z,
+                                 const RegressionEvaluation& ev, const Eigen::LDLT<Mat>& H, Mat& G, Mat& Dir) {
+  const int n = data.n(), m = data.m();
+  G.col(0) = ev.grad_p;
+  G.rightCols(m) = ev.grad_V;
+  if (m == 1) {  // Gauss-Newton (curvature-aware; on euclidean the same as H), IRLS-weighted
+    M.regression_gauss_newton(z.p, z.V.col(0), data.x.col(0), ev.weight, ev.grad_p, ev.grad_V.col(0), Dir.col(0),
+                              Dir.col(1));
+  } else if (ev.weight.size() == n) {  // IRLS: the weighted Gram matrix (the plain one if singular)
+    const Eigen::LDLT<Mat> Hw(regression_design_gram(data.x, ev.weight));
+    const bool ok = Hw.info() == Eigen::Success && Hw.vectorD().minCoeff() > 1e-12 * Hw.vectorD().maxCoeff();
+    Dir = -((ok ? Hw : H).solve(G.transpose())).transpose();
+  } else {
+    Dir = -(H.solve(G.transpose())).transpose();  // d_k = -sum_l (H^-1)_kl g_l
+  }
+}
+
+// zn = z moved by t Dir: p' = Exp_p(t d_p), v_j' = Gamma_{p->p'}(v_j + t d_vj),
+// retracted onto the manifold and its tangent space; false where a result is
+// not representable.
+inline bool regression_step(const Manifold& M, const RegressionParameter& z, const Mat& Dir, double t,
+                            RegressionParameter& zn, Vec& step, Vec& buf) {
+  step = t * Dir.col(0);
+  M.exp(z.p, step, zn.p);
+  if (!zn.p.allFinite()) return false;
+  M.project(zn.p, zn.p);
+  for (Eigen::Index j = 0; j < z.V.cols(); ++j) {
+    step = z.V.col(j) + t * Dir.col(j + 1);
+    M.transport(z.p, zn.p, step, buf);
+    M.clean_tangent(zn.p, buf, step);
+    if (!step.allFinite()) return false;
+    zn.V.col(j) = step;
+  }
+  return true;
+}
+
 // Riemannian descent on the tangent bundle. With one covariate the direction
 // is Gauss-Newton's (Manifold::regression_gauss_newton: curvature-aware, one
 // 2 x 2 block per eigenspace of the curvature operator along v); with several
@@ -320,18 +360,7 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
   // ill-conditioned spd footpoint): it does not stop a descent that still
   // reduces the gradient norm; it decides convergence after a stall.
   while (gnorm > tol && it < max_iter) {
-    G.col(0) = ev.grad_p;
-    G.rightCols(m) = ev.grad_V;
-    if (m == 1) {  // Gauss-Newton (curvature-aware; on euclidean the same as H), IRLS-weighted
-      M.regression_gauss_newton(z.p, z.V.col(0), data.x.col(0), ev.weight, ev.grad_p, ev.grad_V.col(0),
-                                Dir.col(0), Dir.col(1));
-    } else if (ev.weight.size() == n) {  // IRLS: the weighted Gram matrix (the plain one if singular)
-      const Eigen::LDLT<Mat> Hw(regression_design_gram(data.x, ev.weight));
-      const bool ok = Hw.info() == Eigen::Success && Hw.vectorD().minCoeff() > 1e-12 * Hw.vectorD().maxCoeff();
-      Dir = -((ok ? Hw : H).solve(G.transpose())).transpose();
-    } else {
-      Dir = -(H.solve(G.transpose())).transpose();  // d_k = -sum_l (H^-1)_kl g_l
-    }
+    regression_direction(M, data, z, ev, H, G, Dir);
     double slope = 0.0;                           // <g, d> < 0
     for (int k = 0; k <= m; ++k) slope += M.inner(z.p, G.col(k), Dir.col(k));
     const double E_rounding =
@@ -344,19 +373,7 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
     bool accepted = false;
     for (int bt = 0; bt < max_bt; ++bt, t *= 0.5) {
       check_interrupt(1);
-      step = t * Dir.col(0);
-      M.exp(z.p, step, zn.p);
-      if (!zn.p.allFinite()) continue;
-      M.project(zn.p, zn.p);
-      bool ok = true;
-      for (int j = 0; j < m && ok; ++j) {
-        step = z.V.col(j) + t * Dir.col(j + 1);
-        M.transport(z.p, zn.p, step, buf);
-        M.clean_tangent(zn.p, buf, step);
-        ok = step.allFinite();
-        zn.V.col(j) = step;
-      }
-      if (!ok) continue;
+      if (!regression_step(M, z, Dir, t, zn, step, buf)) continue;
       RegressionEvaluation evn;
       try {
         evn = regression_evaluate(M, data, zn, true, loss);
@@ -397,46 +414,20 @@ inline RegressionResult regression_descent(const Manifold& M, const RegressionDa
 // represented is skipped.
 inline RegressionParameter regression_fixed_steps(const Manifold& M, const RegressionData& data, int steps,
                                                   const RegressionLoss& loss) {
-  const int D = M.ambient(), n = data.n(), m = data.m();
-  Vec ybar = data.Y.col(0), g(D), buf(D), step(D);
-  for (int k = 0; k < steps; ++k) {
-    M.mean_log(ybar, data.Y, g);
-    M.exp(ybar, g, buf);
-    if (buf.allFinite()) M.project(buf, ybar);
-  }
-  RegressionParameter z = regression_tangent_start(M, data, ybar), zn = z;
+  const int D = M.ambient(), m = data.m();
+  Vec buf(D), step(D);
+  RegressionParameter z = regression_tangent_start(M, data, frechet_fixed_steps(M, data.Y, steps)), zn = z;
   const Eigen::LDLT<Mat> H(regression_design_gram(data.x));
   const double max_step = std::isfinite(M.injectivity_radius()) ? 0.5 * M.injectivity_radius()
                                                                  : std::numeric_limits<double>::infinity();
   Mat G(D, m + 1), Dir(D, m + 1);
   for (int k = 0; k < steps; ++k) {
     const RegressionEvaluation ev = regression_evaluate(M, data, z, false, loss);
-    G.col(0) = ev.grad_p;
-    G.rightCols(m) = ev.grad_V;
-    if (m == 1) {
-      M.regression_gauss_newton(z.p, z.V.col(0), data.x.col(0), ev.weight, ev.grad_p, ev.grad_V.col(0), Dir.col(0),
-                                Dir.col(1));
-    } else {
-      const Eigen::LDLT<Mat> Hw(regression_design_gram(data.x, ev.weight.size() == n ? ev.weight : Vec()));
-      const bool ok = Hw.info() == Eigen::Success && Hw.vectorD().minCoeff() > 1e-12 * Hw.vectorD().maxCoeff();
-      Dir = -((ok ? Hw : H).solve(G.transpose())).transpose();
-    }
+    regression_direction(M, data, z, ev, H, G, Dir);
     if (!Dir.allFinite()) continue;
     const double dp = M.norm(z.p, Dir.col(0));
     const double t = dp > max_step ? max_step / dp : 1.0;
-    step = t * Dir.col(0);
-    M.exp(z.p, step, zn.p);
-    if (!zn.p.allFinite()) continue;
-    M.project(zn.p, zn.p);
-    bool ok = true;
-    for (int j = 0; j < m && ok; ++j) {
-      step = z.V.col(j) + t * Dir.col(j + 1);
-      M.transport(z.p, zn.p, step, buf);
-      M.clean_tangent(zn.p, buf, step);
-      ok = step.allFinite();
-      zn.V.col(j) = step;
-    }
-    if (ok) std::swap(z, zn);
+    if (regression_step(M, z, Dir, t, zn, step, buf)) std::swap(z, zn);
   }
   return z;
 }
