@@ -109,10 +109,6 @@ samp_mh_radial <- function(M, eta, n, kernel, sigma, init, control, center, radi
     .Call(`_riemdp_samp_mh_radial`, M, eta, n, kernel, sigma, init, control, center, radius, by_row)
 }
 
-samp_mh_kng <- function(M, X, n, sigma, init, control, center, radius, by_row) {
-    .Call(`_riemdp_samp_mh_kng`, M, X, n, sigma, init, control, center, radius, by_row)
-}
-
 samp_kng_euclid <- function(X, center, radius, sigma, proposal, batch, cap) {
     .Call(`_riemdp_samp_kng_euclid`, X, center, radius, sigma, proposal, batch, cap)
 }

@@ -368,25 +368,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// samp_mh_kng
-Rcpp::List samp_mh_kng(Rcpp::List M, Rcpp::List X, int n, double sigma, Rcpp::List init, Rcpp::List control, SEXP center, double radius, bool by_row);
-RcppExport SEXP _riemdp_samp_mh_kng(SEXP MSEXP, SEXP XSEXP, SEXP nSEXP, SEXP sigmaSEXP, SEXP initSEXP, SEXP controlSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP by_rowSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type X(XSEXP);
-    Rcpp::traits::input_parameter< int >::type n(nSEXP);
-    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type init(initSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type control(controlSEXP);
-    Rcpp::traits::input_parameter< SEXP >::type center(centerSEXP);
-    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
-    Rcpp::traits::input_parameter< bool >::type by_row(by_rowSEXP);
-    rcpp_result_gen = Rcpp::wrap(samp_mh_kng(M, X, n, sigma, init, control, center, radius, by_row));
-    return rcpp_result_gen;
-END_RCPP
-}
 // samp_kng_euclid
 Rcpp::List samp_kng_euclid(Rcpp::List X, Rcpp::List center, double radius, double sigma, std::string proposal, double batch, double cap);
 RcppExport SEXP _riemdp_samp_kng_euclid(SEXP XSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP sigmaSEXP, SEXP proposalSEXP, SEXP batchSEXP, SEXP capSEXP) {
@@ -735,7 +716,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_priv_spd_exact_info", (DL_FUNC) &_riemdp_priv_spd_exact_info, 3},
     {"_riemdp_priv_spd_exact_log_ratio", (DL_FUNC) &_riemdp_priv_spd_exact_log_ratio, 1},
     {"_riemdp_samp_mh_radial", (DL_FUNC) &_riemdp_samp_mh_radial, 10},
-    {"_riemdp_samp_mh_kng", (DL_FUNC) &_riemdp_samp_mh_kng, 9},
     {"_riemdp_samp_kng_euclid", (DL_FUNC) &_riemdp_samp_kng_euclid, 7},
     {"_riemdp_priv_frechet_sensitivity", (DL_FUNC) &_riemdp_priv_frechet_sensitivity, 3},
     {"_riemdp_priv_spd_laplace_sigma_max", (DL_FUNC) &_riemdp_priv_spd_laplace_sigma_max, 1},

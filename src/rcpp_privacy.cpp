@@ -254,32 +254,6 @@ Rcpp::List samp_mh_radial(Rcpp::List M, Rcpp::List eta, int n, std::string kerne
   return mh_output(W, trace, r, D);
 }
 
-// K-norm gradient mechanism for the Frechet mean of X, on the ball
-// B_radius(center), by Metropolis-Hastings. The trace holds log f.
-// [[Rcpp::export]]
-Rcpp::List samp_mh_kng(Rcpp::List M, Rcpp::List X, int n, double sigma, Rcpp::List init, Rcpp::List control,
-                       SEXP center, double radius, bool by_row) {
-  auto m = make_manifold(M);
-  const int D = m->ambient();
-  Set S(X, D), I(init, D);
-  Vec x0(D);
-  I.get(0, x0);
-  const KNGFrechetTarget target(*m, S.points, sigma, make_ball(M, *m, center, radius));
-  Xoshiro256pp rng = rng_from_r();
-  Writer W(n, D, by_row);
-  Rcpp::NumericVector trace(n);
-  const MHSettings set = mh_settings(control);
-  ProgressBar bar(control_verbose(control), chain_length(set, n), "MH chain");
-  const MHResult r = interruptible([&] {
-    return metropolis_hastings(*m, target, x0, n, set, rng, [&](int i, const Vec& x, double lf) {
-      W.put(i, x);
-      trace[i] = lf;
-    });
-  });
-  bar.finish();
-  return mh_output(W, trace, r, D);
-}
-
 // Exact K-norm gradient draw for the Frechet mean of X on R^d, on the ball
 // B_radius(center) by the sampler `proposal` ("knorm" or "uniform"), in
 // batches of `batch` proposals, at most `cap` (kng_euclid.h).

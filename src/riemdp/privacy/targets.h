@@ -30,23 +30,6 @@ struct RadialTarget {
   }
 };
 
-// K-norm gradient mechanism for the Frechet mean (000 eq. 10):
-// log f(x) = -|| (1/n) sum_i Log_x(x_i) ||_x / sigma on the ball.
-struct KNGFrechetTarget {
-  const Manifold& M;
-  const PointSet& X;
-  double sigma;
-  Ball ball;
-  mutable Vec grad;
-  KNGFrechetTarget(const Manifold& M_, const PointSet& X_, double sigma_, Ball ball_)
-      : M(M_), X(X_), sigma(sigma_), ball(std::move(ball_)), grad(M_.ambient()) {}
-  double operator()(CVecRef x) const {
-    if (!ball.contains(M, x)) return -std::numeric_limits<double>::infinity();
-    M.mean_log(x, X, grad);
-    return -M.norm(x, grad) / sigma;
-  }
-};
-
 // The KNG of the Frechet mean as a field for kng_chain() (no shooting
 // vectors): (1/n) sum_i Log_x(x_i), minus the gradient of the Frechet cost.
 struct KNGFrechetField {
