@@ -17,6 +17,11 @@
 
 namespace riemdp {
 
+// The number of blocks (threads) of a pass over n points of dimension D: a
+// function of the size of the data only (a fixed split, so the result does
+// not depend on how many threads actually run).
+inline int data_pass_blocks(double n, int D) { return n * D >= 2e4 ? 2 : 1; }
+
 // Runs body(t) for t = 0..blocks-1: block 0 on the calling thread, the others
 // on worker threads (inline if a thread cannot be started). While it waits
 // for the workers, the calling thread keeps polling for interrupts (about

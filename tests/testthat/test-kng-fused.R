@@ -303,3 +303,35 @@ test_that("the S^2 pass measures the angle to each point's direction (data off t
     expect_lt(rel_err(a, b), 1e-12)
   }
 })
+
+test_that("the S^2 mean of logs on lanes matches plain R, on every instruction set and over two blocks", {
+  # frechet_mean(max_iter = 0) reports |mean_i Log_p(x_i)| and the cost
+  # sum_i d(p, x_i)^2 / (2n) at its start p
+  isa <- riemdp:::num_lanes_isa()
+  on.exit(riemdp:::num_lanes_isa(-1L))
+  M <- manifold_sphere(2)
+  set.seed(812)
+  p <- c(0.1, 0.2, 0.97); p <- p / sqrt(sum(p^2))
+  for (n in c(1, 7, 3001, 7001)) {  # padded batches; 7001 points run in two blocks
+    th <- runif(n, 0, 3); ph <- runif(n, 0, 2 * pi)
+    Y <- cbind(sin(th) * cos(ph), sin(th) * sin(ph), cos(th))
+    if (n > 1) Y[2, ] <- p  # a point at the estimate: no direction, no cost
+    ang <- apply(Y, 1, function(x) atan2(sqrt(sum((x - sum(x * p) * p)^2)), sum(x * p)))
+    lg <- t(apply(Y, 1, function(x) { w <- x - sum(x * p) * p; nw <- sqrt(sum(w^2)); if (nw == 0) w else w / nw }))
+    ref <- colMeans(lg * ang)
+    fits <- lapply(0:isa$best, function(k) {
+      riemdp:::num_lanes_isa(k)
+      frechet_mean(M, Y, init = p, max_iter = 0)
+    })
+    riemdp:::num_lanes_isa(-1L)
+    g <- vapply(fits, `[[`, 0, "grad_norm")
+    cost <- vapply(fits, `[[`, 0, "cost")
+    expect_identical(g, rep(g[1], length(g)))
+    expect_identical(cost, rep(cost[1], length(cost)))
+    expect_lt(abs(g[1] - sqrt(sum(ref^2))) / sqrt(sum(ref^2)), 1e-12)
+    expect_lt(abs(cost[1] - mean(ang^2) / 2) / (mean(ang^2) / 2), 1e-12)
+  }
+  # an exactly antipodal point has no log: the same error as before
+  e3 <- c(0, 0, 1)
+  expect_error(frechet_mean(M, rbind(-e3, e3, e3), init = e3, max_iter = 0), "antipodal")
+})

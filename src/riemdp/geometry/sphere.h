@@ -331,6 +331,82 @@ inline S2PassSums s2_pass(const S2PassInput& in) {
   const S2PassSums r = s2_pass_default<false>(in);
   return r.careful ? s2_pass_default<true>(in) : r;
 }
+
+// Sphere::mean_log on S^2 on lanes: points begin..end-1 of X (strided,
+// gathered batch by batch), the same formulas as mean_log_pass (squared
+// chords, chord_angle_core, one square root and one division per point),
+// branch-free; sums in lane order, so every variant gives the same bits.
+struct S2MeanLogSums {
+  double m[3] = {0.0, 0.0, 0.0}, cost = 0.0;
+  bool antipodal = false;
+};
+template <class T, class Ops>
+inline S2MeanLogSums s2_mean_log_kernel(const double* p, const double* x, Eigen::Index is, Eigen::Index os,
+                                        Eigen::Index n) {
+  using namespace lanes;
+  constexpr int width = lane_count<T>::value;
+  const T zero = constant<T>(0.0), one = constant<T>(1.0);
+  T acc0 = zero, acc1 = zero, acc2 = zero, acc_c = zero;
+  auto anti = lt(zero, zero);  // all false
+  alignas(64) double b0[width], b1[width], b2[width], index[width];
+  for (int k = 0; k < width; ++k) index[k] = k;
+  const T* tag = nullptr;
+  const T lane_index = load(tag, index);
+  for (Eigen::Index i0 = 0; i0 < n; i0 += width) {
+    const int len = static_cast<int>(std::min<Eigen::Index>(width, n - i0));
+    for (int k = 0; k < width; ++k) {  // the last batch padded with its first point
+      const double* xi = x + (i0 + (k < len ? k : 0)) * os;
+      b0[k] = xi[0];
+      b1[k] = xi[is];
+      b2[k] = xi[2 * is];
+    }
+    const T x0 = load(tag, b0), x1 = load(tag, b1), x2 = load(tag, b2);
+    T m0 = x0 - p[0], m1 = x1 - p[1], m2 = x2 - p[2];
+    const T s0 = x0 + p[0], s1 = x1 + p[1], s2 = x2 + p[2];
+    const T a = m0 * m0 + m1 * m1 + m2 * m2, b = s0 * s0 + s1 * s1 + s2 * s2;
+    const T pd = p[0] * m0 + p[1] * m1 + p[2] * m2;
+    m0 = m0 - pd * p[0];
+    m1 = m1 - pd * p[1];
+    m2 = m2 - pd * p[2];
+    const T nw2 = m0 * m0 + m1 * m1 + m2 * m2;
+    T theta = chord_angle_core<T, Ops>(a, b);
+    const auto none = eq(nw2, zero);
+    anti = either(anti, both(none, lt(one, theta)));
+    if (len < width) theta = select(lt(lane_index, constant<T>(len)), theta, zero);
+    const T safe = select(none, one, nw2);
+    const T f = select(none, zero, theta / Ops::sqrt(safe));
+    acc0 += f * m0;
+    acc1 += f * m1;
+    acc2 += f * m2;
+    const T t2 = select(none, zero, theta * theta);
+    acc_c += t2;
+  }
+  S2MeanLogSums out;
+  out.antipodal = any(anti);
+  out.m[0] = sum(acc0);
+  out.m[1] = sum(acc1);
+  out.m[2] = sum(acc2);
+  out.cost = sum(acc_c);
+  return out;
+}
+RIEMDP_FLATTEN inline S2MeanLogSums s2_mean_log_default(const double* p, const double* x, Eigen::Index is,
+                                                       Eigen::Index os, Eigen::Index n) {
+  return s2_mean_log_kernel<S2LanesDefault, S2OpsDefault>(p, x, is, os, n);
+}
+#if defined(RIEMDP_LANES_DISPATCH)
+__attribute__((target("avx2"), flatten)) inline S2MeanLogSums s2_mean_log_avx2(const double* p, const double* x,
+                                                                              Eigen::Index is, Eigen::Index os,
+                                                                              Eigen::Index n) {
+  return s2_mean_log_kernel<S2LanesAvx2, S2OpsAvx2>(p, x, is, os, n);
+}
+#endif
+inline S2MeanLogSums s2_mean_log(const double* p, const double* x, Eigen::Index is, Eigen::Index os,
+                                 Eigen::Index n) {
+#if defined(RIEMDP_LANES_DISPATCH)
+  if (lanes::isa() == 1) return s2_mean_log_avx2(p, x, is, os, n);
+#endif
+  return s2_mean_log_default(p, x, is, os, n);
+}
 #endif  // RIEMDP_LANES
 
 // d/dt [cos(tL) p + sin(tL) v/L] = -L sin(sL) p + cos(sL) v at t = s, L = |v|
@@ -530,16 +606,42 @@ class Sphere : public Manifold {
     return batch_dist<true>(p, X, tol, out);
   }
 
+  // One pass per point: w = x - p - <p, x - p> p (the tangent part of x), the
+  // angle from the squared chords by chord_angle_sq (no libm call), one square
+  // root and one division; on S^2 on lanes (s2_mean_log).
   double mean_log(CVecRef p, const PointSet& X, VecRef mean) const override {
+#if defined(RIEMDP_LANES)
+    if (d_ == 2 && X.cols() > 0) {  // on lanes (s2_mean_log)
+      const Eigen::Vector3d pc = p;
+      const S2MeanLogSums r = s2_mean_log(pc.data(), X.data(), X.innerStride(), X.outerStride(), X.cols());
+      if (r.antipodal) throw domain_error("a data point is antipodal to the current estimate: the log is not defined");
+      const double n = static_cast<double>(X.cols());
+      for (int j = 0; j < 3; ++j) mean[j] = r.m[j] / n;
+      return r.cost / (2.0 * n);
+    }
+#endif
+    return d_ == 2 ? mean_log_pass<3>(p, X, mean) : mean_log_pass<Eigen::Dynamic>(p, X, mean);
+  }
+
+ private:
+  int d_;
+
+  template <int Dfix>
+  double mean_log_pass(CVecRef p, const PointSet& X, VecRef mean) const {
     const double* x = X.data();
-    const Eigen::Index is = X.innerStride(), os = X.outerStride(), D = d_ + 1;
+    const Eigen::Index is = X.innerStride(), os = X.outerStride(), D = Dfix == Eigen::Dynamic ? d_ + 1 : Dfix;
     const double* pp = p.data();
-    mean.setZero();
+    double w[Dfix == Eigen::Dynamic ? 64 : Dfix], acc[Dfix == Eigen::Dynamic ? 64 : Dfix];
+    Vec wbig, accbig;
+    double *wp = w, *ap = acc;
+    if (D > 64) {
+      wbig.resize(D);
+      accbig.resize(D);
+      wp = wbig.data();
+      ap = accbig.data();
+    }
+    for (Eigen::Index j = 0; j < D; ++j) ap[j] = 0.0;
     double cost = 0.0;
-    double w[64];
-    Vec wbig;
-    double* wp = w;
-    if (D > 64) { wbig.resize(D); wp = wbig.data(); }
     for (Eigen::Index i = 0; i < X.cols(); ++i) {
       const double* xi = x + i * os;
       double a = 0.0, b = 0.0, pd = 0.0;
@@ -556,23 +658,19 @@ class Sphere : public Manifold {
         wp[j] -= pd * pp[j];
         nw2 += wp[j] * wp[j];
       }
-      const double nw = std::sqrt(nw2);
-      const double theta = num::chord_angle(std::sqrt(a), std::sqrt(b));
-      if (nw == 0.0) {
+      const double theta = chord_angle_sq(a, b);
+      if (nw2 == 0.0) {
         if (theta > 1.0) throw domain_error("a data point is antipodal to the current estimate: the log is not defined");
         continue;
       }
-      const double f = theta / nw;
-      for (Eigen::Index j = 0; j < D; ++j) mean[j] += f * wp[j];
+      const double f = theta / std::sqrt(nw2);
+      for (Eigen::Index j = 0; j < D; ++j) ap[j] += f * wp[j];
       cost += theta * theta;
     }
     const double n = static_cast<double>(X.cols());
-    mean /= n;
+    for (Eigen::Index j = 0; j < D; ++j) mean[j] = ap[j] / n;
     return cost / (2.0 * n);
   }
-
- private:
-  int d_;
 
   // regression_gradient() with the vectors of the pass in buf (p, w, y, fit,
   // eps, adj_p, adj_w, sum of x_i adj_w), fixed-size or maps onto scratch

@@ -7,6 +7,7 @@
 
 #include "../geometry/manifold.h"
 #include "../sampling/radial.h"
+#include "../statistics/frechet.h"
 
 namespace riemdp {
 
@@ -31,14 +32,15 @@ struct RadialTarget {
 };
 
 // The KNG of the Frechet mean as a field for kng_chain() (no shooting
-// vectors): (1/n) sum_i Log_x(x_i), minus the gradient of the Frechet cost.
+// vectors): (1/n) sum_i Log_x(x_i), minus the gradient of the Frechet cost,
+// on two threads for large n (mean_log_blocked).
 struct KNGFrechetField {
   const Manifold& M;
   const PointSet& X;
   Ball ball;
   template <class Z>
   bool operator()(const Z& z, Vec& gp, Mat&) const {
-    M.mean_log(z.p, X, gp);
+    mean_log_blocked(M, z.p, X, gp);
     return ball.contains(M, z.p);
   }
 };

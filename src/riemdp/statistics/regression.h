@@ -66,7 +66,7 @@ inline RegressionEvaluation regression_evaluate(const Manifold& M, const Regress
     ev.fitted.resize(D, n);
     ev.residual.resize(D, n);
   }
-  const int blocks = static_cast<double>(n) * D >= 2e4 ? 2 : 1;
+  const int blocks = data_pass_blocks(n, D);
   const Eigen::Index chunk = std::max<Eigen::Index>(16, (Eigen::Index{1} << 14) / D);
   parallel_blocks(blocks, [&](int t) {
     const Eigen::Index begin = static_cast<Eigen::Index>(n) * t / blocks,
@@ -141,11 +141,6 @@ struct RegressionGradientWorkspace {
   Mat part_V[max_blocks], chunk_V[max_blocks], grad_V;
 };
 
-// The number of blocks (threads) of a gradient pass: a function of the size
-// of the data only (a fixed split: the result does not depend on how many
-// threads actually run).
-inline int regression_gradient_blocks(int n, int D) { return static_cast<double>(n) * D >= 2e4 ? 2 : 1; }
-
 // The clipped gradient (grad_p, grad_V) of E_tau at z into ws.grad_p and
 // ws.grad_V, without the energy: the same field as regression_evaluate(M,
 // data, z, false, tau) (to rounding), through Manifold::regression_gradient
@@ -154,7 +149,7 @@ inline int regression_gradient_blocks(int n, int D) { return static_cast<double>
 inline void regression_gradient(const Manifold& M, const RegressionData& data, const RegressionParameter& z,
                                 double tau, RegressionGradientWorkspace& ws) {
   const int D = M.ambient(), n = data.n(), m = data.m();
-  const int blocks = regression_gradient_blocks(n, D);
+  const int blocks = data_pass_blocks(n, D);
   constexpr Eigen::Index chunk = 4096;
   for (int t = 0; t < blocks; ++t) {
     if (ws.part_p[t].size() != D || ws.part_V[t].cols() != m) {
