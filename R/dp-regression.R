@@ -62,8 +62,9 @@
 #' \eqn{[0, 1]} reparametrises the same geodesic): the non-private estimate
 #' the release targets, to compare releases with.
 #'
-#' **Paper 000's scheme.** `scheme = "paper"` runs the two-step release of
-#' paper 000 App. A, for reproducing its experiments only: the footpoint from
+#' **The scheme of Kulkarni & Soto (2025).** `scheme = "paper"` runs the
+#' two-step release of their App. A, for reproducing their experiments only:
+#' the footpoint from
 #' \eqn{\exp(-\|\nabla_p E(p, \Gamma_{\hat p \to p}\hat v)\|/\sigma_p)}, with
 #' \eqn{(\hat p, \hat v)} the non-private least-squares fit, then the shooting
 #' vector in the tangent space of the private footpoint from
@@ -103,8 +104,8 @@
 #'   [mcmc_control()]: the draw is the state after `burn_in + n_iter` steps;
 #'   `adapt` and `target_accept` tune the local steps during burn-in. `init`
 #'   and `resume` are refused (the chain starts at its public start).
-#'   `scheme = "paper"` keeps the random-walk chain of Kulkarni & Soto's App.
-#'   A, by default 5000 + 5000 steps with `step` the initial scale.
+#'   `scheme = "paper"` keeps the random-walk chain of App. A of Kulkarni &
+#'   Soto (2025), by default 5000 + 5000 steps with `step` the initial scale.
 #' @param diagnostics If `TRUE`, three more chains run from other public
 #'   starts and the release holds their diagnostics: split R-hat and the
 #'   effective sample size of the level \eqn{|\nabla E|/\sigma} over the
@@ -122,8 +123,8 @@
 #'   `bound`, `tau`, `tau_m`, `x_range`, `center`, `radius`, `n`, `sampler`,
 #'   `control`, `diagnostics` and `call`. Methods: `print()`, `summary()`,
 #'   `coef()`, `predict()`, `plot()`.
-#' @references Kulkarni, C. and Soto, C. Differentially private geodesic and
-#'   linear regression (paper 000 of the package's sources); Reimherr, M. and
+#' @references Kulkarni, A. and Soto, C. (2025). Differentially private
+#'   geodesic and linear regression. arXiv:2504.11304; Reimherr, M. and
 #'   Awan, J. (2019). KNG: the K-norm gradient mechanism. *NeurIPS*.
 #' @seealso [sensitivity_geodesic_regression()], [dp_linear_regression()],
 #'   [geodesic_regression()].
@@ -192,7 +193,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
     sigma <- c(footpoint = sens[["footpoint"]] / (split * epsilon),
                shooting = sens[["shooting"]] / ((1 - split) * epsilon))
     if (!all(is.finite(sigma))) abort(sprintf("`epsilon` = %s is too small: sigma overflows", format(epsilon)), call)
-    # Paper 000 App. A: the non-private fit (the scheme's hole), then two chains.
+    # Kulkarni & Soto (2025), App. A: the non-private fit (the scheme's hole), then two chains.
     fit <- core_call(stat_geodesic_regression(M, S, U, initial_mean(M, S), NULL, NULL, 1000L, 1e-10, "l2", Inf, 0),
                      call)
     c1 <- ctl
@@ -234,7 +235,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
                  footpoint_range = from_values(M, p_range, 1L, TRUE, center),
                  shooting_range = from_values(M, as.double(v_range), 1L, TRUE, center),
                  manifold = M, scheme = scheme,
-                 guarantee = if (scheme == "joint") "epsilon-DP" else "none (paper 000 App. A scheme)",
+                 guarantee = if (scheme == "joint") "epsilon-DP" else "none (App. A scheme of Kulkarni & Soto 2025)",
                  epsilon = epsilon, split = if (scheme == "paper") split else NA_real_, sigma = sigma,
                  sensitivity = sens, bound = bound, tau = tau, tau_m = tau_m, x_range = x_range,
                  center = from_values(M, C$x, 1L, TRUE, center), radius = radius, n = n, sampler = sampler,
@@ -323,14 +324,14 @@ regression_guarantee_sentence <- function(x) {
   dom <- sprintf("public domain: footpoint at x = %s within %s of the centre, |v| <= tau_m = %s per x range [%s, %s]; residuals clipped to tau = %s",
                  format(x$x_range[1], digits = 4), format(x$radius, digits = 4), format(x$tau_m, digits = 4),
                  format(x$x_range[1], digits = 4), format(x$x_range[2], digits = 4), format(x$tau, digits = 4))
-  src <- if (x$bound == "poster") "poster 001 Table 1" else "Jacobi-field bound at length tau_m"
+  src <- if (x$bound == "poster") "Kulkarni & Soto, poster (2026), Table 1" else "Jacobi-field bound at length tau_m"
   mh <- release_sampler_sentence(x, "(centre, 0)")
   if (x$scheme == "joint")
     return(sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on (footpoint, shooting vector) with sigma = 2*Delta/epsilon = %s, Delta = %s (footpoint %s, shooting %s; n = %d, %s); %s; %s. %s",
                    format(x$epsilon, digits = 4), format(x$sigma, digits = 4), format(x$sensitivity[["joint"]], digits = 4),
                    format(x$sensitivity[["footpoint"]], digits = 4), format(x$sensitivity[["shooting"]], digits = 4),
                    x$n, src, dom, mh, implied_mu_sentence(x$epsilon)))
-  sprintf("NOT a differential-privacy guarantee: the two-step scheme of paper 000 App. A (epsilon = %s split %s / %s, sigma = Delta/epsilon = %s / %s, Delta from %s) samples the footpoint given the non-private fitted shooting vector, which changes with the data, so the footpoint step's bound does not hold, and sigma = Delta/epsilon ignores the data-dependent normalising constant; use scheme = \"joint\" for a guarantee; %s; %s.",
+  sprintf("NOT a differential-privacy guarantee: the two-step scheme of Kulkarni & Soto (2025), App. A (epsilon = %s split %s / %s, sigma = Delta/epsilon = %s / %s, Delta from %s) samples the footpoint given the non-private fitted shooting vector, which changes with the data, so the footpoint step's bound does not hold, and sigma = Delta/epsilon ignores the data-dependent normalising constant; use scheme = \"joint\" for a guarantee; %s; %s.",
           format(x$epsilon, digits = 4), format(x$split * x$epsilon, digits = 4), format((1 - x$split) * x$epsilon, digits = 4),
           format(x$sigma[["footpoint"]], digits = 4), format(x$sigma[["shooting"]], digits = 4), src, dom, mh)
 }
