@@ -10,6 +10,7 @@ as_set <- function(M, x, arg, call = NULL, check_finite = TRUE) {
   D <- M$ambient
   shape <- M$point_shape
   dx <- dim(x)
+  if (!length(x)) abort(sprintf("`%s` must hold at least one point (it is empty)", arg), call)
   if (is.null(shape)) {
     if (is.null(dx)) {
       if (length(x) != D)

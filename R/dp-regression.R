@@ -62,8 +62,9 @@
 #' \eqn{[0, 1]} reparametrises the same geodesic): the non-private estimate
 #' the release targets, to compare releases with.
 #'
-#' **Paper 000's scheme.** `scheme = "paper"` runs the two-step release of
-#' paper 000 App. A, for reproducing its experiments only: the footpoint from
+#' **The scheme of Kulkarni & Soto (2025).** `scheme = "paper"` runs the
+#' two-step release of their App. A, for reproducing their experiments only:
+#' the footpoint from
 #' \eqn{\exp(-\|\nabla_p E(p, \Gamma_{\hat p \to p}\hat v)\|/\sigma_p)}, with
 #' \eqn{(\hat p, \hat v)} the non-private least-squares fit, then the shooting
 #' vector in the tangent space of the private footpoint from
@@ -88,7 +89,10 @@
 #'   of the mapped covariate (i.e. across the whole `x_range`): the domain is
 #'   \eqn{|v| \le} `tau_m`.
 #' @param x_range Public range of the covariate, `c(lower, upper)`; it is
-#'   mapped to \eqn{[0, 1]}.
+#'   mapped to \eqn{[0, 1]}{[0, 1]}. Its width must be at least
+#'   `sqrt(.Machine$double.eps)` (about 1.5e-8) times `max(abs(x_range))`, or
+#'   the mapped covariate and the fit at \eqn{x = 0}{x = 0} lose their digits:
+#'   shift the covariate by a public constant first.
 #' @param center,radius The public ball that holds the footpoint of the
 #'   mapped covariate, the fit at `x_range[1]`; `radius` at most the
 #'   injectivity radius (\eqn{\pi} on the sphere, \eqn{\pi/2} on Kendall's
@@ -103,8 +107,8 @@
 #'   [mcmc_control()]: the draw is the state after `burn_in + n_iter` steps;
 #'   `adapt` and `target_accept` tune the local steps during burn-in. `init`
 #'   and `resume` are refused (the chain starts at its public start).
-#'   `scheme = "paper"` keeps the random-walk chain of Kulkarni & Soto's App.
-#'   A, by default 5000 + 5000 steps with `step` the initial scale.
+#'   `scheme = "paper"` keeps the random-walk chain of App. A of Kulkarni &
+#'   Soto (2025), by default 5000 + 5000 steps with `step` the initial scale.
 #' @param diagnostics If `TRUE`, three more chains run from other public
 #'   starts and the release holds their diagnostics: split R-hat and the
 #'   effective sample size of the level \eqn{|\nabla E|/\sigma} over the
@@ -122,8 +126,8 @@
 #'   `bound`, `tau`, `tau_m`, `x_range`, `center`, `radius`, `n`, `sampler`,
 #'   `control`, `diagnostics` and `call`. Methods: `print()`, `summary()`,
 #'   `coef()`, `predict()`, `plot()`.
-#' @references Kulkarni, C. and Soto, C. Differentially private geodesic and
-#'   linear regression (paper 000 of the package's sources); Reimherr, M. and
+#' @references Kulkarni, A. and Soto, C. (2025). Differentially private
+#'   geodesic and linear regression. arXiv:2504.11304; Reimherr, M. and
 #'   Awan, J. (2019). KNG: the K-norm gradient mechanism. *NeurIPS*.
 #' @seealso [sensitivity_geodesic_regression()], [dp_linear_regression()],
 #'   [geodesic_regression()].
@@ -192,7 +196,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
     sigma <- c(footpoint = sens[["footpoint"]] / (split * epsilon),
                shooting = sens[["shooting"]] / ((1 - split) * epsilon))
     if (!all(is.finite(sigma))) abort(sprintf("`epsilon` = %s is too small: sigma overflows", format(epsilon)), call)
-    # Paper 000 App. A: the non-private fit (the scheme's hole), then two chains.
+    # Kulkarni & Soto (2025), App. A: the non-private fit (the scheme's hole), then two chains.
     fit <- core_call(stat_geodesic_regression(M, S, U, initial_mean(M, S), NULL, NULL, 1000L, 1e-10, "l2", Inf, 0),
                      call)
     c1 <- ctl
@@ -234,7 +238,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
                  footpoint_range = from_values(M, p_range, 1L, TRUE, center),
                  shooting_range = from_values(M, as.double(v_range), 1L, TRUE, center),
                  manifold = M, scheme = scheme,
-                 guarantee = if (scheme == "joint") "epsilon-DP" else "none (paper 000 App. A scheme)",
+                 guarantee = if (scheme == "joint") "epsilon-DP" else "none (App. A scheme of Kulkarni & Soto 2025)",
                  epsilon = epsilon, split = if (scheme == "paper") split else NA_real_, sigma = sigma,
                  sensitivity = sens, bound = bound, tau = tau, tau_m = tau_m, x_range = x_range,
                  center = from_values(M, C$x, 1L, TRUE, center), radius = radius, n = n, sampler = sampler,
@@ -297,7 +301,30 @@ check_squares_representable <- function(M, S, public, call, what = "`Y`") {
 check_range <- function(r, arg, call) {
   if (!is.numeric(r) || length(r) != 2L || !all(is.finite(r)) || !(r[1] < r[2]) || !is.finite(r[2] - r[1]))
     abort(sprintf("`%s` must be c(lower, upper): two finite numbers with lower < upper and a finite width", arg), call)
+  check_range_resolved(r[1], r[2], arg, "x", call)
   as.double(r)
+}
+
+# A range wide enough for double precision: width >= sqrt(eps) * max(|lower|,
+# |upper|), a normal number. The release maps x to (x - lower) / width, so
+# rounding x costs eps * max|x| / width of the mapped value, and reports the
+# fit at x = 0 per unit of x, extrapolating by up to max|x| / width: the bound
+# keeps the relative error of both within sqrt(eps) (half the digits). Privacy
+# holds at any width (rounding keeps the mapped values in [0, 1]), but the
+# release would mean nothing. `shift` formats the hint's shifted variable.
+check_range_resolved <- function(lower, upper, arg, var, call, shift = "%s - %s") {
+  w <- upper - lower
+  need <- max(sqrt(.Machine$double.eps) * max(abs(lower), abs(upper)), .Machine$double.xmin)
+  if (!(w >= need)) {
+    hint <- if (need > .Machine$double.xmin)
+      sprintf("shift `%s` by a public constant (e.g. %s, range c(0, %s)) or widen the range", var,
+              sprintf(shift, var, format(lower, digits = 15)), format(w, digits = 3))
+    else sprintf("rescale `%s` by a public constant", var)
+    abort(sprintf(paste("`%s` is too narrow for double precision: its width %s must be at least",
+                        "sqrt(.Machine$double.eps) * max(|lower|, |upper|) and a normal number, here %s; %s"),
+                  arg, format(w, digits = 3), format(need, digits = 3), hint), call)
+  }
+  invisible(TRUE)
 }
 
 check_split <- function(split, call) {
@@ -323,14 +350,14 @@ regression_guarantee_sentence <- function(x) {
   dom <- sprintf("public domain: footpoint at x = %s within %s of the centre, |v| <= tau_m = %s per x range [%s, %s]; residuals clipped to tau = %s",
                  format(x$x_range[1], digits = 4), format(x$radius, digits = 4), format(x$tau_m, digits = 4),
                  format(x$x_range[1], digits = 4), format(x$x_range[2], digits = 4), format(x$tau, digits = 4))
-  src <- if (x$bound == "poster") "poster 001 Table 1" else "Jacobi-field bound at length tau_m"
+  src <- if (x$bound == "poster") "Kulkarni & Soto, poster (2026), Table 1" else "Jacobi-field bound at length tau_m"
   mh <- release_sampler_sentence(x, "(centre, 0)")
   if (x$scheme == "joint")
     return(sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on (footpoint, shooting vector) with sigma = 2*Delta/epsilon = %s, Delta = %s (footpoint %s, shooting %s; n = %d, %s); %s; %s. %s",
                    format(x$epsilon, digits = 4), format(x$sigma, digits = 4), format(x$sensitivity[["joint"]], digits = 4),
                    format(x$sensitivity[["footpoint"]], digits = 4), format(x$sensitivity[["shooting"]], digits = 4),
                    x$n, src, dom, mh, implied_mu_sentence(x$epsilon)))
-  sprintf("NOT a differential-privacy guarantee: the two-step scheme of paper 000 App. A (epsilon = %s split %s / %s, sigma = Delta/epsilon = %s / %s, Delta from %s) samples the footpoint given the non-private fitted shooting vector, which changes with the data, so the footpoint step's bound does not hold, and sigma = Delta/epsilon ignores the data-dependent normalising constant; use scheme = \"joint\" for a guarantee; %s; %s.",
+  sprintf("NOT a differential-privacy guarantee: the two-step scheme of Kulkarni & Soto (2025), App. A (epsilon = %s split %s / %s, sigma = Delta/epsilon = %s / %s, Delta from %s) samples the footpoint given the non-private fitted shooting vector, which changes with the data, so the footpoint step's bound does not hold, and sigma = Delta/epsilon ignores the data-dependent normalising constant; use scheme = \"joint\" for a guarantee; %s; %s.",
           format(x$epsilon, digits = 4), format(x$split * x$epsilon, digits = 4), format((1 - x$split) * x$epsilon, digits = 4),
           format(x$sigma[["footpoint"]], digits = 4), format(x$sigma[["shooting"]], digits = 4), src, dom, mh)
 }
@@ -506,20 +533,27 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' for the sampler and `diagnostics`.
 #'
 #' @param formula A model formula `response ~ predictors` with numeric
-#'   predictors and an intercept. Each predictor must be a fixed function of
-#'   its own record (`log(x)`, `I(x^2)`, `x:z` are fine): transformations
-#'   whose constants come from all the records (`poly()`, `scale()`,
-#'   `splines::ns()`) and `offset()` terms are refused. Expressions such as
-#'   `I(x - mean(x))` cannot be detected and break the guarantee: centre
-#'   with a public constant instead. The release keeps the formula without
-#'   its environment; `predict()` looks its functions up from the caller.
-#' @param data A data frame holding the variables of `formula`.
+#'   predictors and an intercept. The response and each predictor must be
+#'   computed from its own record with public constants, so that one record
+#'   changes only its own row: they may use the columns of `data`, numeric
+#'   literals, `+ - * / ^`, parentheses, `I()`, `log()`, `exp()` and `sqrt()`
+#'   (e.g. `log(y) ~ I((x - 60) / 10) + sqrt(z) + x:z`), evaluated with base
+#'   R's functions. Anything else is refused, naming the term: functions of
+#'   all the records (`rank()`, `scale()`, `poly()`, `splines::ns()`,
+#'   `I(x / max(x))`), other functions, `factor()`, names that are not
+#'   columns of `data` (write public constants as numbers) and `offset()`.
+#'   The release keeps the formula without its environment.
+#' @param data A data frame holding the variables of `formula`, with at
+#'   least one row.
 #' @param epsilon Privacy budget \eqn{\epsilon > 0}.
 #' @param tau Public clip of the absolute residuals.
 #' @param x_range Public ranges of the predictors: `c(lower, upper)` for one
 #'   predictor; for several, a matrix with two rows and one column per
 #'   predictor (named after them, or in the order of the model matrix) or a
-#'   named list of `c(lower, upper)` pairs. Values outside are an error.
+#'   named list of `c(lower, upper)` pairs. Values outside are an error, and
+#'   so is a range narrower than `sqrt(.Machine$double.eps)` times its
+#'   largest endpoint magnitude (centre the predictor with a public constant,
+#'   e.g. `I(x - 1000)`).
 #' @param beta_max Public bound on the fit at the lower corner of the ranges
 #'   and on the change of the fitted response across each range (in the
 #'   response's units).
@@ -554,19 +588,20 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   epsilon <- check_positive(epsilon, "epsilon", call)
   tau <- check_positive(tau, "tau", call)
   beta_max <- check_positive(beta_max, "beta_max", call)
-  mf <- tryCatch(stats::model.frame(formula, data, na.action = stats::na.fail),
-                 error = function(e) abort("`data` must hold the variables of `formula`, without missing values", call))
-  tt <- attr(mf, "terms")
+  if (nrow(data) < 1L) abort("`data` must hold at least one row (it has none)", call)
+  # the variables are evaluated with base R's functions only (the allow-list
+  # below), never ones found in the caller's environment
+  environment(formula) <- baseenv()
+  tt <- tryCatch(stats::terms(formula, data = data),
+                 error = function(e) abort("`formula` must be a model formula, e.g. y ~ x", call))
   if (attr(tt, "intercept") != 1L) abort("`formula` must keep the intercept (the release fits one)", call)
   # model.matrix() drops offsets: the fit would silently ignore them
   if (!is.null(attr(tt, "offset")))
     abort("`formula` must not have an offset(): the release fits no offset; subtract it from the response instead", call)
-  # poly(), scale(), splines::ns() ... store constants computed from all the
-  # records (predvars): every record's covariates would then depend on the
-  # others, which the sensitivity bound does not allow
-  if (!identical(attr(tt, "predvars"), attr(tt, "variables")))
-    abort(paste("`formula` must not use data-dependent transformations (poly(), scale(), ns(), ...):",
-                "each predictor must be a fixed function of its own record; transform with public constants"), call)
+  check_row_transforms(attr(tt, "variables"), names(data), call)
+  mf <- tryCatch(stats::model.frame(tt, data, na.action = stats::na.fail),
+                 error = function(e) abort("`data` must hold the variables of `formula`, without missing values", call))
+  tt <- attr(mf, "terms")
   y <- stats::model.response(mf)
   if (!is.numeric(y) || !is.null(dim(y))) abort("`formula` must have one numeric response", call)
   if (!all(vapply(mf[-1L], is.numeric, logical(1))))
@@ -608,6 +643,52 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
             class = c("riemdp_linear_release", "riemdp_release"))
 }
 
+# The functions a formula of dp_linear_regression() may apply. Each acts on
+# one record with public constants, so replacing a record changes its own row
+# of the model matrix only, as the sensitivity bound needs. Anything else
+# (rank(), scale(), max(), poly(), a constant read from the caller) may make
+# every row depend on every record: refused.
+row_transforms <- c("+", "-", "*", "/", "^", "(", "I", "log", "exp", "sqrt")
+
+# Each variable of a formula (response and predictors, as terms() lists them
+# in `vars`, a call to list()) must be built from columns of `data` and
+# numeric literals with row_transforms only; else an error naming the term.
+check_row_transforms <- function(vars, columns, call) {
+  # the first part of `e` outside the allow-list (a call, a name or a
+  # non-finite number), or NULL
+  offending <- function(e, columns) {
+    if (is.numeric(e) && length(e) == 1L) return(if (is.finite(e)) NULL else e)
+    if (is.name(e)) return(if (as.character(e) %in% columns) NULL else e)
+    f <- if (is.call(e) && is.name(e[[1L]])) as.character(e[[1L]]) else ""
+    args <- as.list(e)[-1L]
+    nm <- names(args) %||% character(length(args))
+    arity <- switch(f, "+" = , "-" = 1:2, "*" = , "/" = , "^" = 2L, log = 1:2, 1L)
+    if (!f %in% row_transforms || !length(args) %in% arity || any(nzchar(nm) & !(f == "log" & nm == "base")))
+      return(e)
+    # log()'s base is a constant: no columns
+    base <- f == "log" & (nm == "base" | !any(nm == "base") & seq_along(args) == 2L)
+    for (i in seq_along(args)) {
+      bad <- offending(args[[i]], if (base[i]) character(0) else columns)
+      if (!is.null(bad)) return(bad)
+    }
+    NULL
+  }
+  text <- function(e) paste(deparse(e, width.cutoff = 500L), collapse = " ")
+  for (v in as.list(vars)[-1L]) {
+    bad <- offending(v, columns)
+    if (is.null(bad)) next
+    what <- if (identical(bad, v)) "" else sprintf(" (its part `%s`)", text(bad))
+    if (is.name(bad) && !as.character(bad) %in% columns)
+      abort(sprintf(paste("`formula` term `%s`%s is not a column of `data`: the formula may hold no other names;",
+                          "write public constants as numbers, e.g. I(x - 60)"), text(v), what), call)
+    abort(sprintf(paste("`formula` term `%s`%s is not allowed: the response and the predictors may use only the",
+                        "columns of `data`, numeric literals, + - * / ^, parentheses, I(), log(), exp() and sqrt(),",
+                        "so that one record changes only its own row; transform with public constants, e.g.",
+                        "I((x - 60) / 10) rather than scale(x) or I(x / max(x))"), text(v), what), call)
+  }
+  invisible(TRUE)
+}
+
 # The public ranges of the predictors as a 2 x m matrix in the order of `names`.
 predictor_ranges <- function(x_range, names, call) {
   m <- length(names)
@@ -625,6 +706,9 @@ predictor_ranges <- function(x_range, names, call) {
     } else x_range
   } else bad()
   if (!all(is.finite(R)) || !all(R[1L, ] < R[2L, ]) || !all(is.finite(R[2L, ] - R[1L, ]))) bad()
+  for (j in seq_len(m))
+    check_range_resolved(R[1L, j], R[2L, j], if (m == 1L) "x_range" else sprintf("x_range` for `%s", names[j]),
+                         names[j], call, "I(%s - %s)")
   dimnames(R) <- list(c("lower", "upper"), names)
   R
 }

@@ -3,10 +3,11 @@
 #' Fits the geodesic \eqn{x \mapsto Exp_p(x v)} that minimises
 #' \deqn{E(p, v) = \frac{1}{2n}\sum_{i=1}^n d(Exp_p(x_i v), y_i)^2}
 #' over the footpoint \eqn{p} (the fitted value at \eqn{x = 0}) and the
-#' shooting vector \eqn{v \in T_pM} (Fletcher 2011; paper 000 eq. 3-8 and
-#' design notes §2). With several covariates (a matrix `x`) the model is
-#' multiple geodesic regression, \eqn{Exp_p(\sum_j x_{ij} v_j)} (Kim et al.
-#' 2014), with one shooting vector per covariate. On
+#' shooting vector \eqn{v \in T_pM}{v in T_p M} (Fletcher 2011; Kulkarni &
+#' Soto 2025, eq. 3-8; design notes §2). With several covariates (a matrix
+#' `x`) the model is multiple geodesic regression,
+#' \eqn{Exp_p(\sum_j x_{ij} v_j)}{Exp_p(sum_j x_ij v_j)} (Kim et al. 2014),
+#' with one shooting vector per covariate. On
 #' [`manifold_euclidean(d)`][manifold_euclidean] it is ordinary least squares,
 #' `lm(Y ~ x)`: the footpoint is the intercept and the shooting vectors are
 #' the slopes.

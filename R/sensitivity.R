@@ -52,10 +52,11 @@ frechet_sensitivities <- function(M, n, radius, call) {
 #' Bounds on how much the gradient of the geodesic-regression energy can move
 #' when one data point is replaced: the sensitivity of the K-norm gradient
 #' mechanism that releases the footpoint \eqn{p} and the shooting vector
-#' \eqn{v} (poster 001, Table 1; paper 000, Lemma 3.3 and Thm D.1; design
-#' notes §4). It depends only on public parameters: the sample size `n`, the
-#' residual clip `tau`, the bound `tau_m` on the length of the shooting
-#' vector, and the lower curvature bound \eqn{\kappa_l} = `M$curvature[1]`.
+#' \eqn{v}{v} (Kulkarni & Soto, poster (2026), Table 1; Kulkarni & Soto (2025),
+#' Lemma 3.3 and Thm D.1; design notes §4). It depends only on public
+#' parameters: the sample size `n`, the residual clip `tau`, the bound
+#' `tau_m` on the length of the shooting vector, and the lower curvature
+#' bound \eqn{\kappa_l}{kappa_l} = `M$curvature[1]`.
 #'
 #' @section The setting:
 #' The covariates are mapped from a public range to \eqn{x_i \in [0, 1]}, the
@@ -116,7 +117,7 @@ frechet_sensitivities <- function(M, n, radius, call) {
 #' and a residual \eqn{\tau u} replaced by \eqn{-\tau u} move the gradient by
 #' exactly \eqn{2\sqrt2\,\tau/n}.
 #'
-#' @section Two slips in paper 000:
+#' @section Two slips in Kulkarni & Soto (2025):
 #' Its Thm 3.4 compares with the UPPER curvature bound, which by Rauch's
 #' theorem bounds the Jacobi fields from below, not from above; the poster's
 #' \eqn{\kappa_l} is the right one. Its App. A uses \eqn{\|J_p(1)\| = \cos 1}
@@ -132,13 +133,16 @@ frechet_sensitivities <- function(M, n, radius, call) {
 #' @param tau_m The public bound on the length \eqn{|v|} of the shooting
 #'   vector, > 0. Required when the lower curvature bound is negative
 #'   (hyperbolic, spd); not used (but checked if given) otherwise.
-#' @param bound `"poster"` (geodesic length \eqn{2(\tau_m + \tau)}, poster
-#'   001 Table 1 as printed) or `"jacobi"` (length \eqn{\tau_m}, tight). The
-#'   two agree when the lower curvature bound is \eqn{\ge 0}.
+#' @param bound `"poster"` (geodesic length
+#'   \eqn{2(\tau_m + \tau)}{2(tau_m + tau)}, Table 1 of Kulkarni & Soto,
+#'   poster (2026), as printed) or `"jacobi"` (length \eqn{\tau_m}{tau_m},
+#'   tight). The two agree when the lower curvature bound is
+#'   \eqn{\ge 0}{>= 0}.
 #' @return A named numeric vector: `footpoint` (\eqn{\Delta_p}), `shooting`
 #'   (\eqn{\Delta_v}) and `joint` (\eqn{\sqrt{\Delta_p^2 + \Delta_v^2}}).
-#' @references Kulkarni, A. and Soto, C. Differentially private geodesic
-#'   regression (poster, 2026), Table 1.
+#' @references Kulkarni, A. and Soto, C. (2026). Differentially private
+#'   geodesic regression. Poster, Table 1. Kulkarni, A. and Soto, C. (2025).
+#'   Differentially private geodesic and linear regression. arXiv:2504.11304.
 #' @examples
 #' sensitivity_geodesic_regression(manifold_sphere(2), n = 100, tau = 0.5)
 #' H <- manifold_hyperbolic(2)

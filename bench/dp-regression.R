@@ -1,6 +1,6 @@
 ## Benchmark: the Metropolis-Hastings chain behind dp_geodesic_regression()
 ## (scheme "joint") against a plain-R implementation of the same chain
-## written below, and the 200-release replication of paper 000 §4.1 --
+## written below, and the 200-release replication of Kulkarni & Soto (2025) §4.1 --
 ## issue 8, "Speed".
 ##
 ## Run from the package root with the package installed:
@@ -43,7 +43,7 @@
 ## same fixed step (adapted once by riemdp's burn-in), both started at a state
 ## of the adapted chain; (b) riemdp's cost per step against n (where the time
 ## goes); (c) 200 releases of dp_geodesic_regression() at n = 20 on the sphere
-## with dp_geodesic_regression()'s default control (5000 + 5000) (paper 000 §4.1's design), scheme "joint"
+## with dp_geodesic_regression()'s default control (5000 + 5000) (the design of Kulkarni & Soto (2025), §4.1), scheme "joint"
 ## (epsilon = 2) and scheme "paper" (epsilon = 1 + 1).
 
 suppressPackageStartupMessages(library(riemdp))
@@ -80,7 +80,7 @@ time_interleaved <- function(fs, reps = 5L) {
 S2 <- manifold_sphere(2)
 
 ## ---------------------------------------------------------------------------
-## Data: paper 000 §4.1 -- x_i ~ U[0, 1], y_i = Exp_q0(x_i zeta0) plus
+## Data: Kulkarni & Soto (2025) §4.1 -- x_i ~ U[0, 1], y_i = Exp_q0(x_i zeta0) plus
 ## N(0, 0.001 I) ambient noise, projected back onto S^2. q0, zeta0 and
 ## |zeta0| are not stated in the paper: q0 = (1, 0, 0), zeta0 = (0, 0.6, 0.8)
 ## (|zeta0| = 1 rad). Public parameters of the release: x_range = [0, 1],
@@ -366,7 +366,7 @@ riemdp:::num_lanes_isa(-1L)
 isa_tab <- do.call(rbind, isa_rows)
 
 ## ---------------------------------------------------------------------------
-## (c) 200 releases, paper 000 §4.1 (n = 20, dp_geodesic_regression()'s default control)
+## (c) 200 releases, Kulkarni & Soto (2025) §4.1 (n = 20, dp_geodesic_regression()'s default control)
 ## ---------------------------------------------------------------------------
 d20 <- states[["20"]]$d
 fit20 <- geodesic_regression(S2, d20$x, d20$Y)
@@ -440,7 +440,7 @@ cat(sprintf("\n(c) %d releases of dp_geodesic_regression(), n = 20, sphere(2), d
 print(do.call(rbind, rel_rows), right = FALSE, row.names = FALSE)
 cat("\nChecks:\n")
 for (nm in names(checks)) cat(sprintf("  %-60s %s\n", nm, if (checks[[nm]]) "met" else "MISSED"))
-cat(sprintf(paste("\nData: paper 000 §4.1 design, q0 = (1, 0, 0), zeta0 = (0, 0.6, 0.8), noise N(0, 0.001 I) projected;",
+cat(sprintf(paste("\nData: the design of Kulkarni & Soto (2025) §4.1, q0 = (1, 0, 0), zeta0 = (0, 0.6, 0.8), noise N(0, 0.001 I) projected;",
                   "public tau = %g, tau_m = %g, center = q0, radius = %g, x_range = [0, 1], epsilon = %g.\n"),
             tau, tau_m, radius, epsilon))
 cat(sprintf("riemdp %s, %s, %s, S^2 pass on %s; times are medians of repeated runs (elapsed).\n",

@@ -327,7 +327,7 @@ RegressionParameter regression_parameter_from(int D, const Rcpp::NumericVector& 
 // by Metropolis-Hastings on the tangent bundle (sampling/mh_bundle.h), from the
 // public start (p0, V0) with the public proposal mixing matrix A. x is n x m,
 // already mapped to [0, 1]. block: "joint",
-// "footpoint" (paper 000 App. A step 1: the shooting vectors are
+// "footpoint" (Kulkarni & Soto 2025, App. A step 1: the shooting vectors are
 // Gamma_{p_ref -> p}(V_ref), not sampled) or "shooting" (step 2: p fixed at p0).
 // Returns the n kept states (footpoints n x D or D x n by layout; shooting
 // vectors D x m x n), the log-density trace, the acceptance rate and the step.
@@ -497,9 +497,9 @@ Rcpp::List samp_kng_chain(Rcpp::List M, Rcpp::List Y, Rcpp::Nullable<Rcpp::Numer
                             Rcpp::Named("acceptance_local") = acc_local, Rcpp::Named("acceptance_independence") = acc_ind);
 }
 
-// Sensitivities of geodesic regression (poster 001 Table 1; DESIGN §4): the
-// footpoint and shooting bounds; bound "poster" (length 2 (tau_m + tau)) or
-// "jacobi" (length tau_m). tau_m is only read when the lower curvature bound
+// Sensitivities of geodesic regression (Kulkarni & Soto, poster 2026,
+// Table 1; DESIGN §4): the footpoint and shooting bounds; bound "poster"
+// (length 2 (tau_m + tau)) or "jacobi" (length tau_m). tau_m is only read when the lower curvature bound
 // is negative.
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector priv_regression_sensitivity(Rcpp::List M, double n, double tau, double tau_m, std::string bound) {
@@ -509,7 +509,7 @@ Rcpp::NumericVector priv_regression_sensitivity(Rcpp::List M, double n, double t
   return Rcpp::NumericVector::create(Rcpp::Named("footpoint") = s.footpoint, Rcpp::Named("shooting") = s.shooting);
 }
 
-// ---------------------------------------------------------------- GDP accounting (paper 004; gdp.h)
+// ---------------------------------------------------------------- GDP accounting (Jiang et al. 2023; gdp.h)
 
 namespace {
 

@@ -76,7 +76,7 @@ test_that("a total refuses the spend that would exceed it, before storing it", {
 })
 
 test_that("releases without an accountable guarantee are errors naming the argument", {
-  paper <- structure(list(guarantee = "none (paper 000 App. A scheme)", epsilon = 1, scheme = "paper"),
+  paper <- structure(list(guarantee = "none (App. A scheme of Kulkarni & Soto 2025)", epsilon = 1, scheme = "paper"),
                      class = c("riemdp_regression_release", "riemdp_release"))
   expect_error(dp_budget(r_lap, paper), "`paper` carries no differential-privacy guarantee.*scheme = \"joint\"",
                class = "riemdp_error")

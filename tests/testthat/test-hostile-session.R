@@ -97,15 +97,16 @@ test_that("a linear release made through do.call() holds no environment of the f
   quiet_plot(rel, data = d)
 })
 
-test_that("predict() and plot() of a linear release find a transformation the user defined", {
+test_that("a transformation the user defined is refused; predict() and plot() apply the allowed ones", {
   set.seed(905)
   d <- lin_data()
-  sq <- function(v) v^2
-  rel <- dp_linear_regression(y ~ sq(x), d, epsilon = 1, tau = 5, x_range = c(0, 100), beta_max = 50,
+  sq <- function(v) v^2  # could compute anything from all the records: refused (issue 19)
+  expect_error_mentions(dp_linear_regression(y ~ sq(x), d, epsilon = 1, tau = 5, x_range = c(0, 100), beta_max = 50,
+                                             control = lin_ctl()), c("`formula` term `sq\\(x\\)` is not allowed"))
+  rel <- dp_linear_regression(y ~ I(x^2), d, epsilon = 1, tau = 5, x_range = c(0, 100), beta_max = 50,
                               control = lin_ctl())
   expect_true(identical(environment(rel$terms), baseenv()))
   expect_equal(unname(predict(rel, data.frame(x = c(1, 2)))), unname(coef(rel)[1] + coef(rel)[2] * c(1, 4)))
-  # plot() called here, where sq() is visible
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_silent(plot(rel, data = d))

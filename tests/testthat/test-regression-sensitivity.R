@@ -1,4 +1,4 @@
-# Sensitivity of private geodesic regression (poster 001 Table 1; DESIGN §4;
+# Sensitivity of private geodesic regression (Kulkarni & Soto, poster 2026, Table 1; DESIGN §4;
 # SPEC8): the closed forms, the argument checks, and the bounds against
 # empirical sensitivities, ||grad E_tau(p, v; D) - grad E_tau(p, v; D')||
 # over adjacent datasets (one point replaced), at random and adversarially,
@@ -139,7 +139,7 @@ expect_within_bounds <- function(gap, bounds, label) {
 
 # ---- closed forms ----------------------------------------------------------------
 
-test_that("sensitivity_geodesic_regression follows poster 001 Table 1 and the Jacobi form", {
+test_that("sensitivity_geodesic_regression follows the poster's Table 1 and the Jacobi form", {
   # one row per case: what the function gives against the closed form
   got <- list()
   want <- list()

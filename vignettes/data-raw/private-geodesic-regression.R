@@ -1,5 +1,5 @@
 ## Simulations behind vignettes/private-geodesic-regression.Rmd: a replication
-## of the sphere experiment of Kulkarni & Soto, "Differentially private
+## of the sphere experiment of Kulkarni & Soto (2025), "Differentially private
 ## geodesic and linear regression" (Sec. 4.1, App. A, App. B, Fig. 2, 3, 5, 6), with the package's two
 ## releases: scheme = "paper" (App. A's two steps, epsilon = 1 + 1) and
 ## scheme = "joint" (one K-norm gradient mechanism on (p, v), epsilon = 2).
@@ -119,7 +119,7 @@ example_release$call <- NULL
 ## fit (read off the data), |J_p(1)| = cos 1, |J_v(1)| = sin 1, sigma = Delta/eps.
 tau_paper <- max(riem_dist(S2, fitted(fit20), d20$Y))
 sigma_table <- data.frame(
-  source = c("Kulkarni & Soto, App. A", "package, scheme = \"paper\"", "package, scheme = \"joint\""),
+  source = c("Kulkarni & Soto (2025), App. A", "package, scheme = \"paper\"", "package, scheme = \"joint\""),
   tau = c(tau_paper, public$tau, public$tau),
   sigma_footpoint = c(2 * tau_paper * cos(1) / n_main / 1, 2 * public$tau / n_main / 1, NA),
   sigma_shooting = c(2 * tau_paper * sin(1) / n_main / 1, 2 * public$tau / n_main / 1, NA),

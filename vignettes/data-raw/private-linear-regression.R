@@ -1,17 +1,15 @@
 ## Simulations behind vignettes/private-linear-regression.Rmd: private linear
 ## regression of the Old Faithful eruption durations on the waiting times
 ## (datasets::faithful, n = 272) with riemdp::dp_linear_regression(), against
-## lm() and, when it can be installed, DPpack::LinearRegressionDP (objective
+## lm() and DPpack::LinearRegressionDP (objective
 ## perturbation, Kifer et al. 2012) at the same epsilon: an MSE table in the
-## manner of Table 1 of Kulkarni & Soto and MSE against epsilon.
+## manner of Table 1 of Kulkarni & Soto (2025) and MSE against epsilon.
 ##
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/private-linear-regression.R
-## Writes vignettes/data/private-linear-regression.rds (a few kB). Installs
-## DPpack from the package repository if it is missing (skipped, with a
-## message, if that fails; installing it took 4-5 minutes). Takes under a
-## minute sequentially once DPpack is installed (34 s when the
-## data were made).
+## Writes vignettes/data/private-linear-regression.rds (a few kB). Needs the
+## DPpack package (it installs nothing: install DPpack first). Takes under a
+## minute sequentially (34 s when the data were made).
 ##
 ## The replicated releases go through dp_replicate(): sequentially by default,
 ## in parallel under a future::plan() set before source()-ing the script, or
@@ -24,14 +22,8 @@ suppressPackageStartupMessages(library(riemdp))
 t_start <- proc.time()[["elapsed"]]
 elapsed <- function() proc.time()[["elapsed"]] - t_start
 
-has_dppack <- requireNamespace("DPpack", quietly = TRUE)
-if (!has_dppack) {
-  # install.packages() warns (and carries on) on its way; only an error stops it
-  tryCatch(utils::install.packages("DPpack", quiet = TRUE),
-           error = function(e) message("DPpack could not be installed: ", conditionMessage(e)))
-  has_dppack <- requireNamespace("DPpack", quietly = TRUE)
-}
-if (!has_dppack) message("DPpack is not available: its rows are skipped")
+if (!requireNamespace("DPpack", quietly = TRUE))
+  stop("this script needs the DPpack package (its releases are compared with riemdp's); install it first")
 
 workers <- suppressWarnings(as.integer(Sys.getenv("RIEMDP_WORKERS", "1")))
 old_plan <- if (!is.na(workers) && workers > 1L) future::plan(future::multisession, workers = workers)
@@ -39,7 +31,7 @@ set.seed(1872)   # the year Yellowstone became a national park
 y <- faithful$eruptions
 x <- faithful$waiting
 n <- length(y)
-mse <- function(b) mean((y - b[1] - b[2] * x)^2)   # in-sample, as Kulkarni & Soto's Table 1
+mse <- function(b) mean((y - b[1] - b[2] * x)^2)   # in-sample, as in Table 1 of Kulkarni & Soto (2025)
 fit_lm <- stats::lm(eruptions ~ waiting, data = faithful)
 
 ## Public parameters (none read off the data): waiting times between
@@ -73,7 +65,7 @@ release_dppack <- function(eps, centred) {
 
 epsilons <- c(0.1, 0.2, 0.5, 1, 2, 5, 10)
 n_rel <- 100L
-methods <- c("riemdp", if (has_dppack) c("dppack_as_is", "dppack_centred"))
+methods <- c("riemdp", "dppack_as_is", "dppack_centred")
 curve <- list()
 table_draws <- list()
 for (eps in epsilons) {
@@ -97,13 +89,12 @@ for (eps in epsilons) {
 curve <- do.call(rbind, curve)
 
 ## DPpack without privacy (eps = Inf): the bias of its coefficient ball alone.
-dppack_no_noise <- if (has_dppack)
-  c(as_is = mse(release_dppack(Inf, FALSE)), centred = mse(release_dppack(Inf, TRUE))) else NULL
+dppack_no_noise <- c(as_is = mse(release_dppack(Inf, FALSE)), centred = mse(release_dppack(Inf, TRUE)))
 
 out <- list(
   settings = list(public = public, epsilons = epsilons, n_rel = n_rel, n = n,
-                  control = "default (control = NULL)", has_dppack = has_dppack,
-                  dppack = if (has_dppack) as.character(utils::packageVersion("DPpack")) else NA_character_,
+                  control = "default (control = NULL)", has_dppack = TRUE,
+                  dppack = as.character(utils::packageVersion("DPpack")),
                   seed = 1872L, riemdp = as.character(utils::packageVersion("riemdp")),
                   R = R.version.string, date = format(Sys.Date()), runtime_s = NA_real_),
   lm = list(coef = stats::coef(fit_lm), mse = mse(stats::coef(fit_lm))),

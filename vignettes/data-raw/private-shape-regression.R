@@ -2,8 +2,8 @@
 ## (8 landmarks, Kendall's shape space) against age, from the `rats` data of
 ## the shapes package (Bookstein 1991: 18 rats, each at 7, 14, 21, 30, 40, 60,
 ## 90 and 150 days), released with dp_geodesic_regression() at several
-## epsilon: the shape-against-age example of Kulkarni & Soto, on data that R users
-## can install.
+## epsilon: the shape-against-age example of Kulkarni & Soto's poster (2026),
+## on data that R users can install.
 ##
 ## Run from the package root with riemdp and shapes installed:
 ##     Rscript vignettes/data-raw/private-shape-regression.R

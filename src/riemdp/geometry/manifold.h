@@ -205,7 +205,7 @@ class Manifold {
     return cost / (2.0 * n);
   }
 
-  // ---- geodesic regression (DESIGN §2; paper 000 eq. 5-8) ----------------
+  // ---- geodesic regression (DESIGN §2; Kulkarni & Soto 2025, eq. 5-8) ----
   // Adjoint Jacobi fields along the geodesic t -> Exp_p(t w), yhat = Exp_p(w):
   // for eps in T_yhat, adj_p = (d_p Exp(p, w))^T eps (p varied with w
   // parallel transported along the variation) and adj_w = (d_w Exp(p, w))^T

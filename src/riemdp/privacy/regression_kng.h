@@ -1,11 +1,12 @@
 // The K-norm gradient mechanism for geodesic regression on the tangent bundle
-// (DESIGN §5; paper 000 eq. 10 with the package's corrections): log f(p, V) =
-// -||grad E_tau(p, V; D)|| / sigma on the public domain dist(center, p) <=
-// radius, |v_j|_p <= tau_m, where E_tau uses residuals clipped to norm tau
-// (the Huber-type loss) and ||.||^2 = ||grad_p||^2 + sum_j ||grad_vj||^2.
-// The scheme of paper 000 App. A (for reproducing it only) uses one block of
-// the gradient: the footpoint's, with the shooting vector carried along, or
-// the shooting vector's at a fixed footpoint.
+// (DESIGN §5; Kulkarni & Soto 2025, eq. 10, with the package's corrections):
+// log f(p, V) = -||grad E_tau(p, V; D)|| / sigma on the public domain
+// dist(center, p) <= radius, |v_j|_p <= tau_m, where E_tau uses residuals
+// clipped to norm tau (the Huber-type loss) and
+// ||.||^2 = ||grad_p||^2 + sum_j ||grad_vj||^2. The scheme of App. A of
+// Kulkarni & Soto 2025 (for reproducing it only) uses one block of the
+// gradient: the footpoint's, with the shooting vector carried along, or the
+// shooting vector's at a fixed footpoint.
 #ifndef RIEMDP_PRIVACY_REGRESSION_KNG_H
 #define RIEMDP_PRIVACY_REGRESSION_KNG_H
 
@@ -19,8 +20,8 @@ struct RegressionDomain {
   Vec center;
   double radius;
   double tau_m;
-  // check_shooting = false: the footpoint's ball only (paper 000 App. A
-  // step 1, where v is not sampled).
+  // check_shooting = false: the footpoint's ball only (Kulkarni & Soto 2025,
+  // App. A step 1, where v is not sampled).
   bool contains(const Manifold& M, const RegressionParameter& z, bool check_shooting = true) const {
     if (!(M.dist(center, z.p) <= radius)) return false;
     if (!check_shooting) return true;

@@ -41,10 +41,11 @@ inline double sensitivity_frechet_gradient(const Manifold& M, double n, double r
   return 2.0 * radius * (2.0 - h) / n;
 }
 
-// Geodesic regression (poster 001 Table 1; DESIGN §4). With x_i in [0, 1],
-// |v| <= tau_m and residuals clipped to norm tau, replacing one point changes
-// one term of each gradient by at most 2 tau / n times the operator norm of
-// the adjoint Jacobi maps (d_p Exp)^T and (d_v Exp(p, x v))^T. Rauch
+// Geodesic regression (Kulkarni & Soto, poster 2026, Table 1; DESIGN §4).
+// With x_i in [0, 1], |v| <= tau_m and residuals clipped to norm tau,
+// replacing one point changes one term of each gradient by at most 2 tau / n
+// times the operator norm of the adjoint Jacobi maps (d_p Exp)^T and
+// (d_v Exp(p, x v))^T. Rauch
 // comparison bounds these by their values in constant curvature kappa_l (the
 // LOWER curvature bound) across a geodesic of length L: jacobi_scaling(kappa_l, L),
 // i.e. cosh(sqrt(-kappa_l) L) and sinhc(sqrt(-kappa_l) L) for kappa_l < 0; for

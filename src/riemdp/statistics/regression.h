@@ -1,5 +1,5 @@
-// Geodesic regression (Fletcher 2011; paper 000 eq. 3-8; DESIGN §2), with
-// several covariates as multiple geodesic regression (Kim et al. 2014):
+// Geodesic regression (Fletcher 2011; Kulkarni & Soto 2025, eq. 3-8;
+// DESIGN §2), with several covariates as multiple geodesic regression (Kim et al. 2014):
 // minimise E(p, V) = 1/(2n) sum_i dist(Exp_p(w_i), y_i)^2, w_i = sum_j x_ij v_j,
 // over the footpoint p and the shooting vectors v_j in T_p.
 #ifndef RIEMDP_STATISTICS_REGRESSION_H
