@@ -133,8 +133,8 @@ samp_mh_regression <- function(M, Y, x, sigma, tau, center, radius, tau_m, block
     .Call(`_riemdp_samp_mh_regression`, M, Y, x, sigma, tau, center, radius, tau_m, block, A, p0, V0, p_ref, V_ref, n, control)
 }
 
-samp_kng_chain <- function(M, Y, x, sigma, tau, center, radius, tau_m, starts_p, starts_V, keep, control) {
-    .Call(`_riemdp_samp_kng_chain`, M, Y, x, sigma, tau, center, radius, tau_m, starts_p, starts_V, keep, control)
+samp_kng_chain <- function(M, Y, x, sigma, tau, center, radius, tau_m, starts_p, starts_V, keep, control, block = "joint", p_ref = NULL, V_ref = NULL) {
+    .Call(`_riemdp_samp_kng_chain`, M, Y, x, sigma, tau, center, radius, tau_m, starts_p, starts_V, keep, control, block, p_ref, V_ref)
 }
 
 priv_regression_sensitivity <- function(M, n, tau, tau_m, bound) {

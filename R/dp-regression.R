@@ -107,8 +107,9 @@
 #'   [mcmc_control()]: the draw is the state after `burn_in + n_iter` steps;
 #'   `adapt` and `target_accept` tune the local steps during burn-in. `init`
 #'   and `resume` are refused (the chain starts at its public start).
-#'   `scheme = "paper"` keeps the random-walk chain of App. A of Kulkarni &
-#'   Soto (2025), by default 5000 + 5000 steps with `step` the initial scale.
+#'   `scheme = "paper"` draws each of its two blocks by the same kind of
+#'   chain on the block's own d coordinates (d the manifold's
+#'   dimension), of the same default length.
 #' @param diagnostics If `TRUE`, three more chains run from other public
 #'   starts and the release holds their diagnostics: split R-hat and the
 #'   effective sample size of the level \eqn{|\nabla E|/\sigma} over the
@@ -175,7 +176,6 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   # A release is the state after burn_in + n_iter iterations; with
   # diagnostics the chain keeps every state after burn-in (the same chain:
   # thinning only selects what is returned) for the effective sample size.
-  zero <- matrix(0, M$ambient, 1L)
   if (scheme == "joint") {
     sigma <- 2 * sens[["joint"]] / epsilon
     if (!is.finite(sigma)) abort(sprintf("`epsilon` = %s is too small: sigma = 2 Delta / epsilon overflows", format(epsilon)), call)
@@ -186,34 +186,24 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
     diag_out <- res$diagnostics
     sampler <- "kng-chain"
   } else {
-    # The paper's two blocks keep the random-walk chain of its App. A.
-    if (is.null(control)) control <- mcmc_control(n_iter = 5000L, burn_in = 5000L, verbose = interactive())
-    if (!is.null(control$init))
-      abort("`control$init` is not used by this release: its chains start at public points; leave `init` NULL", call)
-    ctl <- control
-    ctl$thin <- if (diagnostics) 1L else control$n_iter
-    keep <- if (diagnostics) control$n_iter else 1L
+    # Kulkarni & Soto's App. A: the non-private fit (the scheme's hole), then
+    # the footpoint's block with the fitted shooting vector carried along,
+    # then the shooting vector's block at the drawn footpoint; each block by
+    # the KNG chain on its own coordinates (d of them), of the public length.
+    ctl <- kng_chain_control(control, M$dim, call)
     sigma <- c(footpoint = sens[["footpoint"]] / (split * epsilon),
                shooting = sens[["shooting"]] / ((1 - split) * epsilon))
     if (!all(is.finite(sigma))) abort(sprintf("`epsilon` = %s is too small: sigma overflows", format(epsilon)), call)
-    # Kulkarni & Soto (2025), App. A: the non-private fit (the scheme's hole), then two chains.
     fit <- core_call(stat_geodesic_regression(M, S, U, initial_mean(M, S), NULL, NULL, 1000L, 1e-10, "l2", Inf, 0),
                      call)
-    c1 <- ctl
-    if (is.null(c1$step)) c1$step <- min(sigma[["footpoint"]], radius / 2)
-    res1 <- core_call(samp_mh_regression(M, S, U, sigma[["footpoint"]], tau, C$x, radius, tau_m, "footpoint", diag(2),
-                                         C$x, zero, fit$footpoint, fit$shooting, keep, mcmc_settings(c1)), call)
-    p_private <- chain_last_state(res1, M$ambient, keep)$p
-    c2 <- ctl
-    if (is.null(c2$step)) c2$step <- min(sigma[["shooting"]], tau_m / 2)
-    res2 <- core_call(samp_mh_regression(M, S, U, sigma[["shooting"]], tau, C$x, radius, tau_m, "shooting", diag(2),
-                                         p_private, zero, NULL, NULL, keep, mcmc_settings(c2)), call)
-    chains <- list(footpoint = res1, shooting = res2)
+    r1 <- kng_chain_draw(M, S, U, sigma[["footpoint"]], tau, C$x, radius, tau_m, ctl, diagnostics, call,
+                         block = "footpoint", p_ref = fit$footpoint, V_ref = fit$shooting)
     rm(fit)
-    last <- chain_last_state(res2, M$ambient, keep)
-    diag_out <- if (diagnostics) lapply(chains, chain_diagnostics) else NULL
-    sampler <- "mh"
-    ctl <- unclass(control)
+    r2 <- kng_chain_draw(M, S, U, sigma[["shooting"]], tau, r1$p, radius, tau_m, ctl, diagnostics, call,
+                         center = C$x, block = "shooting")
+    last <- list(p = r2$p, V = r2$V)
+    diag_out <- if (diagnostics) list(footpoint = r1$diagnostics, shooting = r2$diagnostics) else NULL
+    sampler <- "kng-chain"
   }
   p_range <- last$p
   v_range <- last$V
@@ -268,21 +258,6 @@ proposal_mixing <- function(m) {
   H[1L, 1L] <- 1
   diag(H)[-1L] <- 1 / 3
   solve(H)
-}
-
-# The last kept state of samp_mh_regression(): footpoints are `keep` rows of
-# D, shooting vectors D x m blocks.
-chain_last_state <- function(res, D, keep) {
-  P <- matrix(res$footpoints, keep, D)
-  m <- length(res$shooting) / (D * keep)
-  list(p = P[keep, ], V = matrix(res$shooting[(keep - 1L) * D * m + seq_len(D * m)], D, m))
-}
-
-# Acceptance rate, adapted step and the effective sample size of the log
-# density over the kept iterations (data-dependent: outside the guarantee).
-chain_diagnostics <- function(res) {
-  list(acceptance = res$acceptance, step = res$step,
-       ess = if (length(res$trace) > 1L) effective_size(res$trace) else NA_real_, iterations = length(res$trace))
 }
 
 # Norms are computed from squares: public scales and, on euclidean, the data
@@ -359,7 +334,11 @@ regression_guarantee_sentence <- function(x) {
                    x$n, src, dom, mh, implied_mu_sentence(x$epsilon)))
   sprintf("NOT a differential-privacy guarantee: the two-step scheme of Kulkarni & Soto (2025), App. A (epsilon = %s split %s / %s, sigma = Delta/epsilon = %s / %s, Delta from %s) samples the footpoint given the non-private fitted shooting vector, which changes with the data, so the footpoint step's bound does not hold, and sigma = Delta/epsilon ignores the data-dependent normalising constant; use scheme = \"joint\" for a guarantee; %s; %s.",
           format(x$epsilon, digits = 4), format(x$split * x$epsilon, digits = 4), format((1 - x$split) * x$epsilon, digits = 4),
-          format(x$sigma[["footpoint"]], digits = 4), format(x$sigma[["shooting"]], digits = 4), src, dom, mh)
+          format(x$sigma[["footpoint"]], digits = 4), format(x$sigma[["shooting"]], digits = 4), src, dom,
+          if (identical(x$sampler, "kng-chain"))
+            sprintf("each block drawn by a chain of the joint release's kind (%d steps, %d burn-in) on its own coordinates, the footpoint's from the public centre, the shooting vector's from 0 at the drawn footpoint",
+                    as.integer(x$control$burn_in + x$control$n_iter), as.integer(x$control$burn_in))
+          else mh)
 }
 
 #' @export
@@ -376,7 +355,15 @@ print.riemdp_regression_release <- function(x, digits = max(3L, getOption("digit
 
 # Diagnostics of either sampler of a release.
 print_release_diagnostics <- function(d) {
-  if (!is.null(d$sampler) && d$sampler == "kng-chain") print_kng_diagnostics(d) else print_chain_diagnostics(d)
+  if (!is.null(d$sampler) && d$sampler == "kng-chain") return(print_kng_diagnostics(d))
+  if (!is.null(d$footpoint$sampler)) {  # the two blocks of the App. A scheme
+    for (nm in names(d)) {
+      cat(sprintf("[%s block]\n", nm))
+      print_kng_diagnostics(d[[nm]])
+    }
+    return(invisible(NULL))
+  }
+  print_chain_diagnostics(d)
 }
 
 # The sampler of a regression release, in its guarantee and summary.

@@ -55,16 +55,24 @@ kng_chain_starts <- function(M, center, radius, tau_m, m, k) {
 # diagnostics, three more chains from other public starts (within half the
 # radius of the first), for split-R-hat and the effective sample
 # size of the level |grad E| / sigma. U = NULL: the Frechet mean's field.
-kng_chain_draw <- function(M, S, U, sigma, tau, start, radius, tau_m, ctl, diagnostics, call, center = start) {
+# block: "joint", or a block of Kulkarni & Soto's App. A scheme: "footpoint"
+# (p alone moves; shooting vectors carried from the fit (p_ref, V_ref)) or
+# "shooting" (p fixed at `start`; every chain's shooting vectors start
+# within tau_m / 2 of 0).
+kng_chain_draw <- function(M, S, U, sigma, tau, start, radius, tau_m, ctl, diagnostics, call, center = start,
+                           block = "joint", p_ref = NULL, V_ref = NULL) {
   m <- if (is.null(U)) 0L else ncol(U)
+  m_chain <- if (block == "footpoint") 0L else m
   chains <- if (diagnostics) 4L else 1L
   keep <- if (diagnostics) ctl$n_iter else 1L
-  st <- kng_chain_starts(M, start, radius, tau_m, m, chains)
+  st <- kng_chain_starts(M, start, if (block == "shooting") 0 else radius, tau_m, m_chain, chains)
   res <- core_call(samp_kng_chain(M, S, U, sigma, if (is.null(tau)) Inf else tau, center, radius,
-                                  if (is.null(tau_m)) 1 else tau_m, st$p, as.double(st$V), keep, ctl), call)
+                                  if (is.null(tau_m)) 1 else tau_m, st$p, as.double(st$V), keep, ctl, block,
+                                  p_ref, V_ref), call)
   D <- M$ambient
-  list(p = res$footpoints[, 1L], V = matrix(res$shooting[seq_len(D * m)], D, m),
-       diagnostics = if (diagnostics) kng_chain_diagnostics(res, M$dim * (m + 1L)) else NULL)
+  dim_chain <- M$dim * (m_chain + if (block == "shooting") 0L else 1L)
+  list(p = res$footpoints[, 1L], V = matrix(res$shooting[seq_len(D * m_chain)], D, m_chain),
+       diagnostics = if (diagnostics) kng_chain_diagnostics(res, dim_chain) else NULL)
 }
 
 # Data-dependent summaries of the chains (outside the guarantee): acceptance

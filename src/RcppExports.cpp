@@ -461,8 +461,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // samp_kng_chain
-Rcpp::List samp_kng_chain(Rcpp::List M, Rcpp::List Y, Rcpp::Nullable<Rcpp::NumericMatrix> x, double sigma, double tau, Rcpp::NumericVector center, double radius, double tau_m, Rcpp::NumericMatrix starts_p, Rcpp::NumericVector starts_V, int keep, Rcpp::List control);
-RcppExport SEXP _riemdp_samp_kng_chain(SEXP MSEXP, SEXP YSEXP, SEXP xSEXP, SEXP sigmaSEXP, SEXP tauSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP tau_mSEXP, SEXP starts_pSEXP, SEXP starts_VSEXP, SEXP keepSEXP, SEXP controlSEXP) {
+Rcpp::List samp_kng_chain(Rcpp::List M, Rcpp::List Y, Rcpp::Nullable<Rcpp::NumericMatrix> x, double sigma, double tau, Rcpp::NumericVector center, double radius, double tau_m, Rcpp::NumericMatrix starts_p, Rcpp::NumericVector starts_V, int keep, Rcpp::List control, std::string block, Rcpp::Nullable<Rcpp::NumericVector> p_ref, Rcpp::Nullable<Rcpp::NumericMatrix> V_ref);
+RcppExport SEXP _riemdp_samp_kng_chain(SEXP MSEXP, SEXP YSEXP, SEXP xSEXP, SEXP sigmaSEXP, SEXP tauSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP tau_mSEXP, SEXP starts_pSEXP, SEXP starts_VSEXP, SEXP keepSEXP, SEXP controlSEXP, SEXP blockSEXP, SEXP p_refSEXP, SEXP V_refSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -478,7 +478,10 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type starts_V(starts_VSEXP);
     Rcpp::traits::input_parameter< int >::type keep(keepSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type control(controlSEXP);
-    rcpp_result_gen = Rcpp::wrap(samp_kng_chain(M, Y, x, sigma, tau, center, radius, tau_m, starts_p, starts_V, keep, control));
+    Rcpp::traits::input_parameter< std::string >::type block(blockSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericVector> >::type p_ref(p_refSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type V_ref(V_refSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_kng_chain(M, Y, x, sigma, tau, center, radius, tau_m, starts_p, starts_V, keep, control, block, p_ref, V_ref));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -722,7 +725,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_priv_clip_to_ball", (DL_FUNC) &_riemdp_priv_clip_to_ball, 5},
     {"_riemdp_geom_representative", (DL_FUNC) &_riemdp_geom_representative, 4},
     {"_riemdp_samp_mh_regression", (DL_FUNC) &_riemdp_samp_mh_regression, 16},
-    {"_riemdp_samp_kng_chain", (DL_FUNC) &_riemdp_samp_kng_chain, 12},
+    {"_riemdp_samp_kng_chain", (DL_FUNC) &_riemdp_samp_kng_chain, 15},
     {"_riemdp_priv_regression_sensitivity", (DL_FUNC) &_riemdp_priv_regression_sensitivity, 5},
     {"_riemdp_gdp_eps_max_cpp", (DL_FUNC) &_riemdp_gdp_eps_max_cpp, 5},
     {"_riemdp_gdp_delta_cpp", (DL_FUNC) &_riemdp_gdp_delta_cpp, 2},

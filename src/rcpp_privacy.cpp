@@ -434,10 +434,16 @@ RegressionParameter kng_chain_base(const Manifold& M, const PointSet& Y, const M
 // on the ball (privacy/targets.h). One chain per public start (columns of
 // starts_p, D x m blocks of starts_V); each keeps `keep` states after
 // burn-in (thin = n_iter / keep), the last being the draw.
+// block: "joint", or a block of Kulkarni & Soto's App. A scheme:
+// "footpoint" (the chain moves p alone, the shooting vectors carried from
+// (p_ref, V_ref); starts without shooting vectors) or "shooting" (p fixed at
+// the starts' footpoint, which every start shares).
 // [[Rcpp::export]]
 Rcpp::List samp_kng_chain(Rcpp::List M, Rcpp::List Y, Rcpp::Nullable<Rcpp::NumericMatrix> x, double sigma, double tau,
                           Rcpp::NumericVector center, double radius, double tau_m, Rcpp::NumericMatrix starts_p,
-                          Rcpp::NumericVector starts_V, int keep, Rcpp::List control) {
+                          Rcpp::NumericVector starts_V, int keep, Rcpp::List control, std::string block = "joint",
+                          Rcpp::Nullable<Rcpp::NumericVector> p_ref = R_NilValue,
+                          Rcpp::Nullable<Rcpp::NumericMatrix> V_ref = R_NilValue) {
   auto m = make_manifold(M);
   const int D = m->ambient();
   Set S(Y, D);
@@ -447,8 +453,16 @@ Rcpp::List samp_kng_chain(Rcpp::List M, Rcpp::List Y, Rcpp::Nullable<Rcpp::Numer
     Rcpp::NumericMatrix xm(x.get());
     X = Eigen::Map<const Mat>(xm.begin(), xm.nrow(), xm.ncol());
   }
-  const int mm = regression ? static_cast<int>(X.cols()) : 0, chains = starts_p.ncol();
-  const KNGDomainLaw dom{Eigen::Map<const Vec>(center.begin(), D), radius, regression ? tau_m : 1.0};
+  const KNGBlock kind = block == "joint" ? KNGBlock::joint : block == "footpoint" ? KNGBlock::footpoint
+                                                                                 : KNGBlock::shooting;
+  if (kind != KNGBlock::joint && !regression) throw std::invalid_argument("blocks need a regression");
+  // mm: shooting vectors in the chain's state (none in the footpoint block)
+  const int mm = regression && kind != KNGBlock::footpoint ? static_cast<int>(X.cols()) : 0, chains = starts_p.ncol();
+  KNGDomainLaw dom{Eigen::Map<const Vec>(center.begin(), D), radius, regression ? tau_m : 1.0};
+  dom.fixed_point = kind == KNGBlock::shooting;
+  RegressionParameter ref;
+  if (kind == KNGBlock::footpoint) ref = regression_parameter_from(D, Rcpp::NumericVector(p_ref.get()),
+                                                                   Rcpp::NumericMatrix(V_ref.get()));
   KNGChainSettings set;
   set.burn_in = Rcpp::as<int>(control["burn_in"]);
   set.n_iter = Rcpp::as<int>(control["n_iter"]);
@@ -468,9 +482,24 @@ Rcpp::List samp_kng_chain(Rcpp::List M, Rcpp::List Y, Rcpp::Nullable<Rcpp::Numer
   ProgressBar bar(control_verbose(control), static_cast<double>(set.burn_in + set.n_iter) * chains, "KNG chain");
   interruptible([&] {
     const RegressionData data{S.points, X};
-    const KNGRegressionField reg_field{*m, data, tau, RegressionDomain{dom.center, radius, tau_m}};
+    const KNGRegressionField reg_field{*m, data, tau, RegressionDomain{dom.center, radius, tau_m}, kind, &ref};
     const KNGFrechetField mean_field{*m, S.points, Ball{true, dom.center, radius}};
-    const RegressionParameter base = kng_chain_base(*m, S.points, regression ? &X : nullptr, tau, dom, starts[0]);
+    RegressionParameter base = kng_chain_base(*m, S.points, regression ? &X : nullptr, tau, dom, starts[0]);
+    if (kind == KNGBlock::footpoint) base.V.resize(D, 0);
+    if (kind == KNGBlock::shooting) {  // the fit's shooting vectors at the fixed footpoint, within tau_m
+      Vec buf(D);
+      try {
+        for (Eigen::Index j = 0; j < base.V.cols(); ++j) {
+          m->transport(base.p, starts[0].p, base.V.col(j), buf);
+          const double nv = m->norm(starts[0].p, buf), cap = tau_m * (1.0 - 1e-9);
+          base.V.col(j) = nv > cap && nv > 0.0 ? Vec(buf * (cap / nv)) : buf;
+        }
+      } catch (const domain_error&) {
+        base.V = starts[0].V;
+      }
+      base.p = starts[0].p;
+      if (!base.V.allFinite()) base.V = starts[0].V;
+    }
     for (int c = 0; c < chains; ++c) {
       const auto out = [&](int i, const RegressionParameter&, double level) { trace(i, c) = level; };
       const auto run = [&](const RegressionParameter& b) {

@@ -893,8 +893,11 @@ test_that("diagnostics = TRUE runs the same chain (same draw) and adds acceptanc
                                 radius = 0.5, scheme = scheme, control = ctl, diagnostics = TRUE)
     expect_identical(coef(a), coef(b))
     expect_null(a$diagnostics)
-    if (scheme == "joint") {
-      d <- b$diagnostics
+    # the joint chain, or the App. A scheme's two blocks, each by the KNG chain
+    blocks <- if (scheme == "joint") list(b$diagnostics) else b$diagnostics
+    if (scheme == "paper") expect_named(blocks, c("footpoint", "shooting"))
+    for (d in blocks) {
+      expect_identical(d$sampler, "kng-chain")
       for (acc in c(d$acceptance_local, d$acceptance_independence)) {
         expect_gt(acc, 0)
         expect_lte(acc, 1)
@@ -902,14 +905,7 @@ test_that("diagnostics = TRUE runs the same chain (same draw) and adds acceptanc
       expect_gt(d$ess, 0)
       expect_lte(d$ess, 4 * 400 + 1e-9)  # four chains
       expect_identical(d$iterations, 400L)
-    } else {
-      for (d in b$diagnostics) {
-        expect_gt(d$acceptance, 0)
-        expect_lte(d$acceptance, 1)
-        expect_gt(d$ess, 0)
-        expect_lte(d$ess, 400 + 1e-9)
-        expect_identical(d$iterations, 400L)
-      }
+      expect_identical(d$dimension, if (scheme == "joint") 4L else 2L)
     }
     expect_output(print(b), "effective sample size")
   }

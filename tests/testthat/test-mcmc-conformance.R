@@ -81,3 +81,36 @@ test_that("dp_geodesic_regression on the sphere reaches its level law far from t
   expect_lte(cmp[["above_999"]], 1 / 60)
   expect_gt(cmp[["ks_p"]], 0.01)
 })
+
+# The two blocks of Kulkarni & Soto's App. A scheme (scheme = "paper"), each
+# drawn by the KNG chain on its own coordinates: the footpoint's level
+# |grad_p E(p, Gamma_{phat -> p} vhat)| / sigma_p (vhat the least-squares fit
+# carried along) and the shooting vector's |grad_v E(p, v)| / sigma_v at the
+# drawn footpoint, each against Gamma(2, 1) (concentrated), fit far from the
+# centre.
+test_that("scheme = \"paper\": each block reaches its level law far from the start", {
+  skip_on_cran()
+  set.seed(311)
+  d <- conf_geodesic_data("sphere(2)", 500L, 0.9, 1.1)
+  M <- d$M
+  S <- riemdp:::as_points(M, d$Y, "Y")
+  U <- matrix(d$u, ncol = 1L)
+  fit <- riemdp:::stat_geodesic_regression(M, S, U, riemdp:::initial_mean(M, S), NULL, NULL, 1000L, 1e-10, "l2",
+                                           Inf, 0)
+  levels <- dp_replicate(function(i) {
+    rel <- dp_geodesic_regression(M, d$x, d$Y, epsilon = 20, tau = d$tau, tau_m = d$tau_m, x_range = d$x_range,
+                                  center = d$center, radius = d$radius, scheme = "paper")
+    p <- as.double(rel$footpoint_range)
+    v <- matrix(as.double(rel$shooting_range), 3L, 1L)
+    carried <- riem_transport(M, fit$footpoint, p, as.double(fit$shooting))
+    g1 <- riemdp:::stat_regression_energy(M, S, U, p, matrix(carried, 3L, 1L), rel$tau, "huber")
+    g2 <- riemdp:::stat_regression_energy(M, S, U, p, v, rel$tau, "huber")
+    c(footpoint = conf_norm_at(M, p, g1$grad_p) / rel$sigma[["footpoint"]],
+      shooting = conf_norm_at(M, p, g2$grad_V[, 1L]) / rel$sigma[["shooting"]])
+  }, times = 60L, seed = 312L, use_future = FALSE, verbose = FALSE, simplify = TRUE)
+  for (b in c("footpoint", "shooting")) {
+    cmp <- conf_compare(levels[b, ], conf_gamma_ref(2))
+    expect_lte(cmp[["above_999"]], 1 / 60)
+    expect_gt(cmp[["ks_p"]], 0.01)
+  }
+})

@@ -61,17 +61,42 @@ struct KNGRegressionTarget {
 
 // The same mechanism as a field for kng_chain() (sampling/kng_chain.h): the
 // clipped gradient (grad_p, grad_V) at z, and whether z is in the domain.
+// The blocks of Kulkarni & Soto's App. A scheme: footpoint, z = p alone (no
+// shooting vectors in the chain), the gradient in p at (p, Gamma_{p_ref ->
+// p} V_ref), carried = (p_ref, V_ref); shooting, the gradient in V (the
+// chain holds p fixed: KNGDomainLaw::fixed_point).
 struct KNGRegressionField {
   const Manifold& M;
   const RegressionData& data;
   double tau;
   RegressionDomain domain;
+  KNGBlock block = KNGBlock::joint;
+  const RegressionParameter* carried = nullptr;
   mutable RegressionGradientWorkspace ws{};
+  mutable RegressionParameter full{};
+  mutable Vec buf{};
   bool operator()(const RegressionParameter& z, Vec& gp, Mat& gV) const {
-    regression_gradient(M, data, z, tau, ws);
+    if (block != KNGBlock::footpoint) {
+      regression_gradient(M, data, z, tau, ws);
+      gV = ws.grad_V;
+      if (block == KNGBlock::joint) {
+        gp = ws.grad_p;
+      } else {
+        gp.setZero();
+      }
+      return domain.contains(M, z, true);
+    }
+    full.p = z.p;
+    full.V.resize(carried->V.rows(), carried->V.cols());
+    buf.resize(carried->V.rows());
+    for (Eigen::Index j = 0; j < carried->V.cols(); ++j) {
+      M.transport(carried->p, z.p, carried->V.col(j), buf);
+      full.V.col(j) = buf;
+    }
+    regression_gradient(M, data, full, tau, ws);
     gp = ws.grad_p;
-    gV = ws.grad_V;
-    return domain.contains(M, z);
+    gV.resize(gp.size(), 0);
+    return domain.contains(M, z, false);
   }
 };
 

@@ -40,30 +40,41 @@
 
 namespace riemdp {
 
-// Orthonormal coordinates of the tangent bundle at a base point (see above).
+// Orthonormal coordinates of the tangent bundle at a base point (see above);
+// with move_point = false, of the fibre at the base's point only (delta =
+// zeta: the point is fixed, as in the second block of Kulkarni & Soto's
+// App. A scheme).
 class BundleChart {
  public:
-  BundleChart(const Manifold& M, RegressionParameter base)
+  BundleChart(const Manifold& M, RegressionParameter base, bool move_point = true)
       : M_(M), base_(std::move(base)), B_(M.tangent_basis(base_.p)), d_(M.dim()),
-        m_(static_cast<int>(base_.V.cols())), buf_(M.ambient()), buf2_(M.ambient()) {}
+        m_(static_cast<int>(base_.V.cols())), o_(move_point ? d_ : 0), buf_(M.ambient()), buf2_(M.ambient()) {}
 
-  int dim() const { return d_ * (m_ + 1); }
+  int dim() const { return o_ + d_ * m_; }
+  bool moves_point() const { return o_ > 0; }
+  const Mat& basis() const { return B_; }
   int m() const { return m_; }
   const RegressionParameter& base() const { return base_; }
 
   // phi(delta); false where |xi| >= inj or the point is not representable.
   bool point(CVecRef delta, RegressionParameter& z) const {
-    const Vec xi = B_ * delta.head(d_);
-    if (!(M_.norm(base_.p, xi) < M_.injectivity_radius())) return false;
     z.p.resize(M_.ambient());
     z.V.resize(M_.ambient(), m_);
-    M_.exp(base_.p, xi, buf_);
-    if (!buf_.allFinite()) return false;
-    M_.project(buf_, z.p);
+    if (o_ > 0) {
+      const Vec xi = B_ * delta.head(d_);
+      if (!(M_.norm(base_.p, xi) < M_.injectivity_radius())) return false;
+      M_.exp(base_.p, xi, buf_);
+      if (!buf_.allFinite()) return false;
+      M_.project(buf_, z.p);
+    } else {
+      z.p = base_.p;
+    }
     for (int j = 0; j < m_; ++j) {
-      buf_ = base_.V.col(j) + B_ * delta.segment(d_ * (j + 1), d_);
-      M_.transport(base_.p, z.p, buf_, buf2_);
-      M_.clean_tangent(z.p, buf2_, buf_);
+      buf_ = base_.V.col(j) + B_ * delta.segment(o_ + d_ * j, d_);
+      if (o_ > 0) {
+        M_.transport(base_.p, z.p, buf_, buf2_);
+        M_.clean_tangent(z.p, buf2_, buf_);
+      }
       z.V.col(j) = buf_;
     }
     return z.p.allFinite() && z.V.allFinite();
@@ -71,29 +82,45 @@ class BundleChart {
 
   // phi^-1(z), z first aligned with the base (Kendall); false where
   // dist(p0, p) >= inj.
+  // (With a fixed point, z.p must be the base's point.)
   bool coords(RegressionParameter& z, VecRef delta) const {
-    M_.align_pair(base_.p, z.p, z.V);
-    M_.log(base_.p, z.p, buf_);
-    if (!buf_.allFinite() || !(M_.norm(base_.p, buf_) < M_.injectivity_radius())) return false;
-    delta.head(d_) = coordinates(buf_);
+    if (o_ > 0) {
+      M_.align_pair(base_.p, z.p, z.V);
+      M_.log(base_.p, z.p, buf_);
+      if (!buf_.allFinite() || !(M_.norm(base_.p, buf_) < M_.injectivity_radius())) return false;
+      delta.head(d_) = coordinates(buf_);
+    }
     for (int j = 0; j < m_; ++j) {
-      M_.transport(z.p, base_.p, z.V.col(j), buf_);
+      if (o_ > 0) {
+        M_.transport(z.p, base_.p, z.V.col(j), buf_);
+      } else {
+        buf_ = z.V.col(j);
+      }
       buf2_ = buf_ - base_.V.col(j);
-      delta.segment(d_ * (j + 1), d_) = coordinates(buf2_);
+      delta.segment(o_ + d_ * j, d_) = coordinates(buf2_);
     }
     return delta.allFinite();
   }
 
-  // log J(xi): the Jacobian of Exp_p0 at B xi.
-  double log_jacobian(CVecRef delta) const { return M_.log_exp_jacobian(base_.p, B_ * delta.head(d_)); }
+  // log J(xi): the Jacobian of Exp_p0 at B xi (0 with a fixed point).
+  double log_jacobian(CVecRef delta) const {
+    return o_ > 0 ? M_.log_exp_jacobian(base_.p, B_ * delta.head(d_)) : 0.0;
+  }
 
-  // Coordinates of the bundle vector (gp, gV) at z.p, transported to p0.
+  // Coordinates of the bundle vector (gp, gV) at z.p, transported to p0
+  // (gp dropped with a fixed point).
   void pull(const RegressionParameter& z, CVecRef gp, const Mat& gV, VecRef out) const {
-    M_.transport(z.p, base_.p, gp, buf_);
-    out.head(d_) = coordinates(buf_);
+    if (o_ > 0) {
+      M_.transport(z.p, base_.p, gp, buf_);
+      out.head(d_) = coordinates(buf_);
+    }
     for (int j = 0; j < m_; ++j) {
-      M_.transport(z.p, base_.p, gV.col(j), buf_);
-      out.segment(d_ * (j + 1), d_) = coordinates(buf_);
+      if (o_ > 0) {
+        M_.transport(z.p, base_.p, gV.col(j), buf_);
+      } else {
+        buf_ = gV.col(j);
+      }
+      out.segment(o_ + d_ * j, d_) = coordinates(buf_);
     }
   }
 
@@ -108,7 +135,7 @@ class BundleChart {
   const Manifold& M_;
   RegressionParameter base_;
   Mat B_;
-  int d_, m_;
+  int d_, m_, o_;
   mutable Vec buf_, buf2_;
 };
 
@@ -132,10 +159,12 @@ struct KNGChainResult {
 
 // The public domain and its uniform law (the defensive component): p in
 // B_radius(center) (Exp_c of a uniform point of the ball of T_c), each v_j
-// uniform in the tau_m ball of T_p.
+// uniform in the tau_m ball of T_p. fixed_point: p is the chain's base point
+// (not drawn), only the v_j move.
 struct KNGDomainLaw {
   Vec center;
   double radius, tau_m;
+  bool fixed_point = false;
 };
 
 namespace kng_detail {
@@ -171,7 +200,9 @@ KNGChainResult kng_chain(const Manifold& M, const Field& field, double sigma, co
   if (set.n_iter < 1 || set.thin < 1 || set.burn_in < 0)
     throw domain_error("a chain needs n_iter >= 1, thin >= 1 and burn_in >= 0");
   if (!(sigma > 0.0) || !std::isfinite(sigma)) throw domain_error("the KNG chain needs a finite sigma > 0");
-  const BundleChart chart(M, base);
+  const bool fixed = dom.fixed_point;
+  if (fixed && base.V.cols() == 0) throw domain_error("a chain with a fixed point needs shooting vectors");
+  const BundleChart chart(M, base, !fixed);
   const int d = M.dim(), m = chart.m(), D = chart.dim(), A = M.ambient();
 
   // -log f and the pulled-back gradient at phi(delta).
@@ -191,7 +222,7 @@ KNGChainResult kng_chain(const Manifold& M, const Field& field, double sigma, co
 
   // Linearisation G(delta) ~ g0 + H delta at the base (central differences),
   // its singular values floored where the law would be wider than the domain.
-  const double scale = std::max(dom.radius, m > 0 ? dom.tau_m : 0.0);
+  const double scale = fixed ? dom.tau_m : std::max(dom.radius, m > 0 ? dom.tau_m : 0.0);
   const double h = set.fd_step * std::min(scale, M.injectivity_radius());
   RegressionParameter z(base), y(base);
   Vec g0(D), gplus(D), gminus(D), e(D);
@@ -230,9 +261,10 @@ KNGChainResult kng_chain(const Manifold& M, const Field& field, double sigma, co
   const double weights[K] = {0.45, 0.25, 0.15, 0.15};
   double log_norm[K - 1];
   for (int k = 0; k < K - 1; ++k) log_norm[k] = kng_detail::log_knorm_normaliser(D, scales[k] * sigma);
-  const double log_unif = -kng_detail::log_ball_volume(d, dom.radius) -
+  const double log_unif = (fixed ? 0.0 : -kng_detail::log_ball_volume(d, dom.radius)) -
                           (m > 0 ? m * kng_detail::log_ball_volume(d, dom.tau_m) : 0.0);
   const Mat Bc = M.tangent_basis(dom.center);
+  const Mat& Bp = chart.basis();  // the fibre's basis with a fixed point
   Vec xi_c(A), buf(A), buf2(A);
   // log q(delta) for z = phi(delta).
   const auto log_q = [&](CVecRef delta, const RegressionParameter& w) {
@@ -240,21 +272,25 @@ KNGChainResult kng_chain(const Manifold& M, const Field& field, double sigma, co
     const double r = (Hreg * delta + g0).norm() / sigma;
     for (int k = 0; k < K - 1; ++k) a[k] = std::log(weights[k]) + log_det - r / scales[k] - log_norm[k];
     a[K - 1] = -inf;
-    M.log(dom.center, w.p, xi_c);
-    const double rc = M.norm(dom.center, xi_c);
-    bool in = rc <= dom.radius;
+    bool in = true;
+    if (!fixed) {
+      M.log(dom.center, w.p, xi_c);
+      in = M.norm(dom.center, xi_c) <= dom.radius;
+    }
     for (int j = 0; j < m && in; ++j) in = M.norm(w.p, w.V.col(j)) <= dom.tau_m;
     if (in)
-      a[K - 1] = std::log(weights[K - 1]) + log_unif - M.log_exp_jacobian(dom.center, xi_c) + chart.log_jacobian(delta);
+      a[K - 1] = std::log(weights[K - 1]) + log_unif +
+                 (fixed ? 0.0 : chart.log_jacobian(delta) - M.log_exp_jacobian(dom.center, xi_c));
     return log_sum_exp(a, K);
   };
-  // A uniform point of the ball of radius R of R^d, as a vector of T_c.
+  // A uniform point of the ball of radius R of R^d, as a tangent vector in
+  // the orthonormal basis B.
   Vec gauss_d(d);
-  const auto uniform_ball = [&](double R, VecRef outv) {
+  const auto uniform_ball = [&](double R, const Mat& B, VecRef outv) {
     for (int l = 0; l < d; ++l) gauss_d[l] = rng.norm();
     const double nr = gauss_d.norm();
     const double rad = R * std::pow(rng.unif(), 1.0 / d);
-    outv = Bc * (gauss_d * (nr > 0.0 ? rad / nr : 0.0));
+    outv = B * (gauss_d * (nr > 0.0 ? rad / nr : 0.0));
   };
 
   // The public start.
@@ -293,16 +329,24 @@ KNGChainResult kng_chain(const Manifold& M, const Field& field, double sigma, co
         const double nn = noise.norm();
         prop = Hinv * (noise * (scales[k] * sigma * rr / (nn > 0.0 ? nn : 1.0)) - g0);
       } else {
-        uniform_ball(dom.radius, buf);
-        y.p.resize(A);
         y.V.resize(A, m);
-        M.exp(dom.center, buf, buf2);
-        M.project(buf2, y.p);
-        for (int j = 0; j < m; ++j) {
-          uniform_ball(dom.tau_m, buf);
-          M.transport(dom.center, y.p, buf, buf2);
-          M.clean_tangent(y.p, buf2, buf);
-          y.V.col(j) = buf;
+        if (fixed) {
+          y.p = base.p;
+          for (int j = 0; j < m; ++j) {
+            uniform_ball(dom.tau_m, Bp, buf);
+            y.V.col(j) = buf;
+          }
+        } else {
+          uniform_ball(dom.radius, Bc, buf);
+          y.p.resize(A);
+          M.exp(dom.center, buf, buf2);
+          M.project(buf2, y.p);
+          for (int j = 0; j < m; ++j) {
+            uniform_ball(dom.tau_m, Bc, buf);
+            M.transport(dom.center, y.p, buf, buf2);
+            M.clean_tangent(y.p, buf2, buf);
+            y.V.col(j) = buf;
+          }
         }
         valid = y.p.allFinite() && y.V.allFinite() && chart.coords(y, prop);
       }
