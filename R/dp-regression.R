@@ -344,7 +344,7 @@ regression_guarantee_sentence <- function(x) {
 #' @export
 print.riemdp_regression_release <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("<riemdp release> private geodesic regression on %s (n = %d)\n", manifold_label(x$manifold), x$n))
-  cat(strwrap(paste("Guarantee:", regression_guarantee_sentence(x)), exdent = 2), sep = "\n")
+  print_guarantee(x, regression_guarantee_sentence(x))
   cat("Private footpoint (the fit at x = 0):\n")
   print(x$footpoint, digits = digits)
   cat("Private shooting vector (per unit of x):\n")
@@ -398,7 +398,7 @@ print.summary.riemdp_regression_release <- function(x, digits = max(3L, getOptio
   cat("Call:\n")
   print(r$call)
   cat(sprintf("\nPrivate geodesic regression on %s; scheme: %s\n", manifold_description(r$manifold), r$scheme))
-  cat(strwrap(paste("Guarantee:", x$guarantee), exdent = 2), sep = "\n")
+  print_guarantee(x$release, x$guarantee)
   cat(sprintf("Sensitivity (%s): footpoint %s, shooting %s, joint %s\n", r$bound,
               format(r$sensitivity[["footpoint"]], digits = digits), format(r$sensitivity[["shooting"]], digits = digits),
               format(r$sensitivity[["joint"]], digits = digits)))
@@ -710,7 +710,7 @@ linear_guarantee_sentence <- function(x) {
 #' @export
 print.riemdp_linear_release <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("<riemdp release> private linear regression (n = %d)\n", x$n))
-  cat(strwrap(paste("Guarantee:", linear_guarantee_sentence(x)), exdent = 2), sep = "\n")
+  print_guarantee(x, linear_guarantee_sentence(x))
   cat("Private coefficients:\n")
   print(x$coefficients, digits = digits)
   print_release_diagnostics(x$diagnostics)
@@ -729,7 +729,7 @@ print.summary.riemdp_linear_release <- function(x, digits = max(3L, getOption("d
   cat("Call:\n")
   print(r$call)
   cat("\n")
-  cat(strwrap(paste("Guarantee:", x$guarantee), exdent = 2), sep = "\n")
+  print_guarantee(x$release, x$guarantee)
   cat("Public ranges of the predictors:\n")
   print(r$x_range, digits = digits)
   cat(sprintf("Sampler: %s, burn-in %d, %d further steps\n", release_sampler_name(r), r$control$burn_in, r$control$n_iter))

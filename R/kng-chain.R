@@ -20,6 +20,8 @@ kng_chain_control <- function(control, D, call, allow_init = FALSE) {
                 verbose = interactive(), default = TRUE))
   }
   check_control(control, call)
+  if (isTRUE(control$resumed))
+    abort("`control` resumes an earlier chain (`resume`), which a release cannot do: its chain starts at a public start, and a resumed chain would carry a state drawn from other data; leave `resume` NULL", call)
   if (!allow_init && !is.null(control$init))
     abort("`control$init` is not used by this release: its chain starts at a public start fixed by the domain; leave `init` NULL", call)
   list(burn_in = control$burn_in, n_iter = control$n_iter, adapt = control$adapt,

@@ -405,7 +405,7 @@ implied_mu_sentence <- function(epsilon) {
 #' @export
 print.riemdp_release <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("<riemdp release> private Fr\u00e9chet mean on %s\n", manifold_label(x$manifold)))
-  cat(strwrap(paste("Guarantee:", guarantee_sentence(x)), exdent = 2), sep = "\n")
+  print_guarantee(x, guarantee_sentence(x))
   cat("Private estimate:\n")
   print(x$estimate, digits = digits)
   invisible(x)
@@ -422,7 +422,7 @@ print.summary.riemdp_release <- function(x, digits = max(3L, getOption("digits")
   cat("Call:\n")
   print(r$call)
   cat(sprintf("\nPrivate Fr\u00e9chet mean on %s\n", manifold_description(r$manifold)))
-  cat(strwrap(paste("Guarantee:", x$guarantee), exdent = 2), sep = "\n")
+  print_guarantee(x$release, x$guarantee)
   cat(sprintf("Mechanism: %s; sigma = %s; sensitivity = %s; normalizer: %s\n", r$mechanism,
               format(r$sigma, digits = digits), format(r$sensitivity, digits = digits), r$normalizer))
   cat(sprintf("Public parameters: n = %d; ball of radius %s around the centre below; points outside: %s\n",
@@ -446,4 +446,15 @@ gdp_supported <- function(M) M$type %in% c("euclidean", "sphere", "hyperbolic")
 # accounting sees public parameters only, so its message holds no data).
 release_gdp <- function(expr, call) {
   tryCatch(expr, error = function(e) abort(conditionMessage(e), call))
+}
+
+# The guarantee line of a release's print. With chain diagnostics attached
+# (diagnostics = TRUE), the guarantee covers the private values only: the
+# diagnostics depend on the data beyond it, so the object as a whole is not
+# a release to publish (and dp_spend() refuses it).
+print_guarantee <- function(x, sentence) {
+  if (!is.null(x$diagnostics))
+    sentence <- paste("for the private values only. This object also holds chain diagnostics, which depend on the data beyond the guarantee: it is not a release to publish as a whole (drop them with `x$diagnostics <- NULL`, or re-run with diagnostics = FALSE).",
+                      sentence)
+  cat(strwrap(paste("Guarantee:", sentence), exdent = 2), sep = "\n")
 }

@@ -100,7 +100,8 @@ mcmc_control <- function(n_iter = 2000L, burn_in = 1000L, thin = 10L, step = NUL
     adapt <- FALSE
   }
   structure(list(n_iter = n_iter, burn_in = burn_in, thin = thin, step = step, adapt = adapt,
-                 target_accept = as.double(target_accept), init = init, verbose = verbose),
+                 target_accept = as.double(target_accept), init = init, verbose = verbose,
+                 resumed = !is.null(resume)),
             class = "riemdp_mcmc_control")
 }
 

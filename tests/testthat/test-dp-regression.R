@@ -963,3 +963,41 @@ test_that("dp_linear_regression: no data-dependent transformations, and the rele
   expect_lt(length(serialize(rel, NULL)), 2e4)
   expect_length(predict(rel, data.frame(x1 = c(0.2, 0.8))), 2L)
 })
+
+test_that("a release with diagnostics says its guarantee covers the private values only, and is not accounted", {
+  ctl <- mcmc_control(n_iter = 200, burn_in = 200)
+  set.seed(3)
+  rel <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200,
+                              control = ctl, diagnostics = TRUE)
+  out <- paste(capture.output(print(rel)), collapse = " ")
+  expect_match(out, "for the private values only", fixed = TRUE)
+  expect_match(paste(capture.output(print(summary(rel))), collapse = " "), "for the private values only", fixed = TRUE)
+  b <- dp_budget(total = c(epsilon = 5))
+  expect_error(dp_spend(b, rel), "holds chain diagnostics.*diagnostics <- NULL")
+  expect_error(dp_budget(rel), "holds chain diagnostics")
+  rel$diagnostics <- NULL
+  expect_no_match(paste(capture.output(print(rel)), collapse = " "), "private values only", fixed = TRUE)
+  expect_equal(dp_spend(b, rel)$entries$epsilon, 1)
+  S2 <- manifold_sphere(2)
+  x <- runif(30)
+  Y <- riem_project(S2, riem_geodesic(S2, c(0, 0, 1), c(0.3, 0.2, 0), x) + matrix(rnorm(90, sd = 0.02), 30))
+  g <- dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1), center = c(0, 0, 1),
+                              radius = 0.5, control = ctl, diagnostics = TRUE)
+  expect_match(paste(capture.output(print(g)), collapse = " "), "for the private values only", fixed = TRUE)
+  expect_error(dp_spend(b, g), "holds chain diagnostics")
+})
+
+test_that("mcmc_control(resume =) is refused by every KNG release, naming `resume`", {
+  S2 <- manifold_sphere(2)
+  set.seed(4)
+  draws <- riem_rlaplace(S2, 5, c(0, 0, 1), 0.1, method = "mh", control = mcmc_control(n_iter = 5, burn_in = 5))
+  ctl <- mcmc_control(resume = draws)
+  x <- runif(30)
+  Y <- riem_project(S2, riem_geodesic(S2, c(0, 0, 1), c(0.3, 0.2, 0), x) + matrix(rnorm(90, sd = 0.02), 30))
+  expect_error(dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1),
+                                      center = c(0, 0, 1), radius = 0.5, control = ctl), "`resume`")
+  expect_error(dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200,
+                                    control = ctl), "`resume`")
+  expect_error(dp_frechet_mean(S2, Y, epsilon = 1, center = c(0, 0, 1), radius = 0.5, mechanism = "kng",
+                               control = ctl), "`resume`")
+})
