@@ -236,6 +236,35 @@ test_that("exact SPD draws agree with the eigen-MH chain (k = 2, 3; both kernels
   }
 })
 
+# Where "auto" falls back to eigen-MH (the exact sampler's proven acceptance
+# below 1e-3), a release draws one state of a fresh chain from a random public
+# start, after the default burn_in + n_iter steps (R/release.R): those states
+# must be at the exact law (which still runs here, only more slowly in bulk).
+test_that("a release's eigen-MH draw, default length and fresh start, is at the exact law where auto falls back", {
+  skip_on_cran()
+  seed <- 130L
+  for (cs in list(list(3, "laplace", 0.5), list(4, "gaussian", 1))) {
+    k <- cs[[1]]
+    M <- manifold_spd(k)
+    expect_false(riemdp:::spd_exact_preferred(k, cs[[2]], cs[[3]]))
+    eta <- diag(seq_len(k)) + 0.3
+    ctl <- mcmc_control(verbose = FALSE)
+    ctl$thin <- ctl$n_iter  # as in R/release.R
+    seed <- seed + 1L
+    set.seed(seed)
+    lab <- sprintf("[spd(%d), %s, sigma %g]", k, cs[[2]], cs[[3]])
+    y <- array(vapply(1:250, function(i) eigen_mh(M, 1, eta, cs[[3]], cs[[2]], ctl), numeric(k * k)), c(k, k, 250))
+    x <- draw_fun(cs[[2]])(M, 2000, eta, cs[[3]], method = "exact")
+    lx <- log_eigs(eta, x)
+    ly <- log_eigs(eta, y)
+    for (stat in list(function(L) sqrt(rowSums(L^2)), function(L) apply(L, 1, function(v) diff(range(v))))) {
+      p <- ks2_p(stat(lx), stat(ly))
+      expect(p > 0.001, sprintf("%s exact vs release eigen-MH: KS p %.3g", lab, p))
+      expect_lte(sum(stat(ly) > stats::quantile(stat(lx), 0.999)), 2)
+    }
+  }
+})
+
 test_that("Gaussian law: sum r / sqrt(k) is exactly N(0, sigma^2) (the sinh factors see only differences)", {
   set.seed(130)
   for (cs in list(list(4, 0.5), list(6, 0.2), list(8, 0.1))) {
