@@ -51,8 +51,11 @@
 #' `method = "mh"` (and for the K-norm gradient mechanism elsewhere) the draw is the
 #' state of a Metropolis-Hastings chain started at the public `center` (or at
 #' a public `control$init`), never at a point computed from the data (the
-#' log-eigenvalue chain on SPD, used beyond the exact sampler's range, starts at
-#' a random draw of a public law and ignores `control$init`); such a
+#' log-eigenvalue chain on SPD starts at a random draw of a public law and
+#' ignores `control$init`). On SPD a release draws exactly wherever the exact
+#' sampler's proven acceptance rate is at least 1e-6 (at most 10^6 expected
+#' proposals for its one draw; a looser threshold than [riem_rlaplace()]'s
+#' 1e-3 for bulk draws), and uses the log-eigenvalue chain only beyond; such a
 #' release carries the guarantee of the exact law only approximately, to the
 #' extent that the chain has converged.
 #'
@@ -230,7 +233,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
     # never given a start: one would be whitened by the footprint (an anchor
     # to the data), so it starts at a random draw of a public law.
     ctl$init <- if (method == "mh") from_values(M, init$x, 1L, TRUE, center) else NULL
-    draw <- riem_rradial(M, 1L, footprint, sigma, method, ctl, mechanism, call)
+    draw <- riem_rradial(M, 1L, footprint, sigma, method, ctl, mechanism, call, spd_exact_release_min_acceptance)
     sampler <- attr(draw, "method")
     estimate <- from_values(M, as.vector(draw), 1L, TRUE, center)
     rm(fm, footprint, draw)

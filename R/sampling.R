@@ -231,11 +231,18 @@ riem_rgaussian <- function(M, n, footprint, sigma, method = c("auto", "exact", "
 # draws stay above about 500 per second.
 spd_exact_min_acceptance <- 1e-3
 
+# The same for a release, which makes one draw: the exact sampler wherever at
+# most 10^6 proposals are expected (its proven bound; measured at that bound:
+# 0.6-870 ms per draw for k = 3-8, bench/spd_exact.R), the chain only beyond.
+# The law of the log-eigenvalues does not depend on the data, so neither does
+# the exact sampler's run time.
+spd_exact_release_min_acceptance <- 1e-6
+
 # Does "auto" use the exact SPD sampler? Its acceptance rate is at least
 # exp(log_acceptance_bound) (spd_exact.h), which depends only on k, the
 # kernel and sigma: the choice reveals nothing about the data.
-spd_exact_preferred <- function(k, kernel, sigma) {
-  priv_spd_exact_info(k, kernel, sigma)$log_acceptance_bound >= log(spd_exact_min_acceptance)
+spd_exact_preferred <- function(k, kernel, sigma, min_acceptance = spd_exact_min_acceptance) {
+  priv_spd_exact_info(k, kernel, sigma)$log_acceptance_bound >= log(min_acceptance)
 }
 
 # Largest sigma for which the Laplace law exists (volume growth), Inf if any.
@@ -273,7 +280,8 @@ check_rate <- function(M, kernel, sigma, call, source = "`sigma`") {
   invisible(as.double(sigma))
 }
 
-riem_rradial <- function(M, n, footprint, sigma, method, control, kernel, call) {
+riem_rradial <- function(M, n, footprint, sigma, method, control, kernel, call,
+                         min_acceptance = spd_exact_min_acceptance) {
   check_manifold(M, call)
   n <- check_count(n, "n", 1, call)
   check_output_size(n, M$ambient, "n", call)
@@ -287,7 +295,7 @@ riem_rradial <- function(M, n, footprint, sigma, method, control, kernel, call) 
   # to be reasonable (a function of the public k, kernel and sigma only),
   # else Metropolis-Hastings on the log-eigenvalues ("eigen-mh", also
   # accepted here from internal callers and tests).
-  if (method == "auto") method <- if (!eigen_route || spd_exact_preferred(M$k, kernel, sigma)) "exact" else "eigen-mh"
+  if (method == "auto") method <- if (!eigen_route || spd_exact_preferred(M$k, kernel, sigma, min_acceptance)) "exact" else "eigen-mh"
   by_row <- is.null(M$point_shape)
   law <- if (kernel == "laplace") "Riemannian Laplace" else "Riemannian Gaussian"
   if (method == "exact") {

@@ -100,18 +100,20 @@ test_that("release arguments get messages that name what the user passed", {
 })
 
 test_that("the SPD log-eigenvalue chain of a release ignores control$init (it would be whitened by the footprint)", {
-  P3 <- manifold_spd(3)
-  C <- diag(c(4, 1, 0.25))
+  P3 <- manifold_spd(5)
+  C <- diag(c(4, 1, 0.25, 1, 2))
   set.seed(1)
   X <- riem_rgaussian(P3, 30, C, 0.1)
   Delta <- sensitivity_frechet_mean(P3, n = 30, radius = 1)
-  init <- 2 * diag(3)
+  init <- 2 * diag(5)
   fm <- coef(frechet_mean(P3, X, tol = 1e-14, max_iter = 1000))
-  # sigma = 0.6 is beyond the exact sampler's range on spd(3): eigen-MH; a
-  # frozen chain used to release a point exactly dist(fm, init) from the mean
+  # the Gaussian law with sigma = 1 is beyond the exact sampler's release
+  # range on spd(5) (proven acceptance below 1e-6): eigen-MH; a frozen chain
+  # used to release a point exactly dist(fm, init) from the mean
+  expect_false(riemdp:::spd_exact_preferred(5, "gaussian", 1, riemdp:::spd_exact_release_min_acceptance))
   d <- vapply(1:3, function(s) {
     set.seed(s)
-    r <- dp_frechet_mean(P3, X, epsilon = 2 * Delta / 0.6, radius = 1, center = C,
+    r <- dp_frechet_mean(P3, X, mechanism = "gaussian", sigma = 1, radius = 1, center = C,
                          control = mcmc_control(init = init, adapt = FALSE, step = 1e300, burn_in = 0, n_iter = 1))
     expect_identical(r$sampler, "eigen-mh")
     riem_dist(P3, fm, coef(r))

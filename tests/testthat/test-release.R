@@ -71,9 +71,10 @@ release_cases <- function() {
   list(
     list(name = "sphere(2) laplace exact", M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8, n = 8,
          args = list(epsilon = 1), sampler = "exact"),
-    # beyond the exact SPD sampler's range (sigma > 1.63 on spd(3)): Metropolis-Hastings on the log-eigenvalues
-    list(name = "spd(3) gaussian eigen-mh", M = manifold_spd(3), c = diag(c(1, 2, 1.5)), radius = 0.8, n = 10,
-         args = list(mechanism = "gaussian", sigma = 1.8), sampler = "eigen-mh"),
+    # beyond the exact SPD sampler's release range (proven acceptance below
+    # 1e-6: sigma > 0.93 on spd(5)): Metropolis-Hastings on the log-eigenvalues
+    list(name = "spd(5) gaussian eigen-mh", M = manifold_spd(5), c = diag(c(1, 2, 1.5, 1, 0.5)), radius = 0.8,
+         n = 10, args = list(mechanism = "gaussian", sigma = 1), sampler = "eigen-mh"),
     list(name = "sphere(2) laplace mh", M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8, n = 8,
          args = list(epsilon = 1, method = "mh"), sampler = "mh"),
     list(name = "sphere(2) kng", M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8, n = 8,
@@ -82,9 +83,10 @@ release_cases <- function() {
          args = list(mechanism = "gaussian", sigma = 0.2), sampler = "exact"),
     list(name = "spd(2) laplace", M = manifold_spd(2), c = matrix(c(2, 0.5, 0.5, 1), 2, 2), radius = 1, n = 10,
          args = list(epsilon = 1), sampler = "exact"),
-    # beyond the exact SPD sampler's range (sigma > 1.63 on spd(3)): Metropolis-Hastings on the log-eigenvalues
-    list(name = "spd(3) gaussian eigen-mh", M = manifold_spd(3), c = diag(c(1, 2, 1.5)), radius = 0.8, n = 10,
-         args = list(mechanism = "gaussian", sigma = 1.8), sampler = "eigen-mh"),
+    # beyond the exact SPD sampler's release range (proven acceptance below
+    # 1e-6: sigma > 0.93 on spd(5)): Metropolis-Hastings on the log-eigenvalues
+    list(name = "spd(5) gaussian eigen-mh", M = manifold_spd(5), c = diag(c(1, 2, 1.5, 1, 0.5)), radius = 0.8,
+         n = 10, args = list(mechanism = "gaussian", sigma = 1), sampler = "eigen-mh"),
     list(name = "kendall(5) laplace", M = manifold_kendall(5), c = K5c, radius = 0.3, n = 10,
          args = list(epsilon = 2), sampler = "exact"),
     list(name = "hyperbolic(2) laplace", M = manifold_hyperbolic(2), c = c(sqrt(1 + 0.5^2 + 0.3^2), 0.5, -0.3),

@@ -334,7 +334,7 @@ test_that("an eigen-MH chain that never moves does not release the footprint", {
   X <- riem_rgaussian(P3, 12, eta, 0.2)
   fm <- coef(frechet_mean(P3, X, max_iter = 1000, tol = 1e-12))
   ctr <- eta
-  rel <- dp_frechet_mean(P3, X, radius = 2, center = ctr, mechanism = "gaussian", sigma = 2.5,
+  rel <- dp_frechet_mean(P3, X, radius = 2, center = ctr, mechanism = "gaussian", sigma = 3,
                          control = mcmc_control(burn_in = 0, adapt = FALSE, step = 1e6))
   expect_identical(rel$sampler, "eigen-mh")
   expect_gt(riem_dist(P3, fm, coef(rel)), 0.02)
