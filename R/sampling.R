@@ -233,7 +233,7 @@ spd_exact_min_acceptance <- 1e-3
 
 # The same for a release, which makes one draw: the exact sampler wherever at
 # most 10^6 proposals are expected (its proven bound; measured at that bound:
-# 0.6-870 ms per draw for k = 3-8, bench/spd_exact.R), the chain only beyond.
+# 0.6-870 ms per draw for k = 3-8), the chain only beyond.
 # The law of the log-eigenvalues does not depend on the data, so neither does
 # the exact sampler's run time.
 spd_exact_release_min_acceptance <- 1e-6
