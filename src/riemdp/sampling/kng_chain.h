@@ -73,8 +73,12 @@ class BundleChart {
       buf_ = base_.V.col(j) + B_ * delta.segment(o_ + d_ * j, d_);
       if (o_ > 0) {
         M_.transport(base_.p, z.p, buf_, buf2_);
-        M_.clean_tangent(z.p, buf2_, buf_);
+      } else {
+        buf2_ = buf_;
       }
+      // tangent to rounding: near v = 0 (a start), base_.V - B B^T base_.V
+      // is all rounding, and its normal part would be most of it
+      M_.clean_tangent(z.p, buf2_, buf_);
       z.V.col(j) = buf_;
     }
     return z.p.allFinite() && z.V.allFinite();
