@@ -19,9 +19,14 @@ new_manifold <- function(type, dim, ambient, point_shape, curvature, inj, params
 #' * `manifold_euclidean(d)`: \eqn{R^d}; points are vectors of length `d`.
 #' * `manifold_sphere(d)`: the unit sphere \eqn{S^d} in \eqn{R^{d+1}};
 #'   points are unit vectors of length `d + 1`. Curvature 1, injectivity radius \eqn{\pi}.
+#'   The circle \eqn{S^1} (`d = 1`) is flat: a 1-manifold has no sectional
+#'   curvature (its Riemann tensor is zero), so `M$curvature` is `c(0, 0)` and
+#'   its sensitivity bounds are the Euclidean ones (e.g. the Frechet mean's
+#'   \eqn{2r/n} for any radius below \eqn{\pi/2}).
 #' * `manifold_hyperbolic(d)`: the hyperboloid model of \eqn{H^d},
 #'   \eqn{-x_0^2 + \sum x_i^2 = -1}, \eqn{x_0 > 0} (the coordinate \eqn{x_0} first);
-#'   points are vectors of length `d + 1`. Curvature -1.
+#'   points are vectors of length `d + 1`. Curvature -1 (0 for the flat
+#'   \eqn{H^1}, isometric to the real line).
 #' * `manifold_spd(k)`: symmetric positive definite `k x k` matrices with the
 #'   affine-invariant metric \eqn{\langle u, v\rangle_p = tr(p^{-1} u p^{-1} v)};
 #'   dimension \eqn{k(k+1)/2}, curvature in \eqn{[-1/2, 0]}.
@@ -66,14 +71,15 @@ manifold_euclidean <- function(d) {
 #' @export
 manifold_sphere <- function(d) {
   d <- check_count(d, "d", 1, sys.call(), upper = .Machine$integer.max - 1)  # d + 1 coordinates
-  new_manifold("sphere", d, d + 1L, NULL, c(1, 1), pi, list(d = d))
+  # a 1-manifold is flat (no sectional curvature; zero Riemann tensor)
+  new_manifold("sphere", d, d + 1L, NULL, if (d == 1L) c(0, 0) else c(1, 1), pi, list(d = d))
 }
 
 #' @rdname manifolds
 #' @export
 manifold_hyperbolic <- function(d) {
   d <- check_count(d, "d", 1, sys.call(), upper = .Machine$integer.max - 1)  # d + 1 coordinates
-  new_manifold("hyperbolic", d, d + 1L, NULL, c(-1, -1), Inf, list(d = d))
+  new_manifold("hyperbolic", d, d + 1L, NULL, if (d == 1L) c(0, 0) else c(-1, -1), Inf, list(d = d))
 }
 
 #' @rdname manifolds
@@ -123,8 +129,9 @@ format.riemdp_manifold <- function(x, ...) {
                          else if (isTRUE(all.equal(v, pi / 2))) "pi/2" else format(v)
   c(sprintf("<riemdp manifold> %s: %s", manifold_label(x), manifold_description(x)),
     sprintf("  dimension %d; %s", x$dim, manifold_layout(x)),
-    sprintf("  sectional curvature in [%s, %s]; injectivity radius %s",
-            format(x$curvature[1]), format(x$curvature[2]), fmt_num(x$inj)))
+    if (x$dim == 1L) sprintf("  flat (a 1-manifold has no sectional curvature); injectivity radius %s", fmt_num(x$inj))
+    else sprintf("  sectional curvature in [%s, %s]; injectivity radius %s",
+                 format(x$curvature[1]), format(x$curvature[2]), fmt_num(x$inj)))
 }
 
 #' @export

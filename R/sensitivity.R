@@ -42,9 +42,20 @@ frechet_sensitivities <- function(M, n, radius, call) {
   radius <- check_positive(radius, "radius", call)
   s <- priv_frechet_sensitivity(M, n, radius)
   if (!(radius < s$radius_max))
-    abort(sprintf("`radius` = %s must be below r* = %s on %s (r* = 1/2 min{inj, pi/(2 sqrt(kappa))}, Reimherr et al. 2021, Assumption 1)",
-                  format(radius), format(s$radius_max, digits = 6), manifold_label(M)), call)
+    abort(sprintf("`radius` = %s must be below r* = %s on %s (r* = 1/2 min{inj, pi/(2 sqrt(kappa))}, Reimherr, Bharath & Soto 2021, Assumption 1)",
+                  format_distinct(radius, s$radius_max)[1], format_distinct(radius, s$radius_max)[2],
+                  manifold_label(M)), call)
   s
+}
+
+# Two numbers printed with as few significant digits (at least 6) as make
+# them read differently, where they differ.
+format_distinct <- function(a, b) {
+  for (digits in 6:17) {
+    out <- c(format(a, digits = digits), format(b, digits = digits))
+    if (out[1] != out[2] || a == b) return(out)
+  }
+  out
 }
 
 #' Sensitivity of private geodesic regression

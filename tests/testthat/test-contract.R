@@ -24,7 +24,7 @@ test_that("the contract helpers can fail (self-test on a deliberately wrong valu
 test_that("manifold objects have the documented fields", {
   spec <- list(
     "euclidean(3)"  = list(type = "euclidean",  dim = 3, ambient = 3,  shape = NULL,   curv = c(0, 0),     inj = Inf),
-    "sphere(1)"     = list(type = "sphere",     dim = 1, ambient = 2,  shape = NULL,   curv = c(1, 1),     inj = pi),
+    "sphere(1)"     = list(type = "sphere",     dim = 1, ambient = 2,  shape = NULL,   curv = c(0, 0),     inj = pi),  # flat
     "sphere(2)"     = list(type = "sphere",     dim = 2, ambient = 3,  shape = NULL,   curv = c(1, 1),     inj = pi),
     "sphere(4)"     = list(type = "sphere",     dim = 4, ambient = 5,  shape = NULL,   curv = c(1, 1),     inj = pi),
     "hyperbolic(2)" = list(type = "hyperbolic", dim = 2, ambient = 3,  shape = NULL,   curv = c(-1, -1),   inj = Inf),

@@ -7,7 +7,7 @@ h_ref <- function(r, kappa) if (kappa > 0) 2 * r * sqrt(kappa) / tan(2 * r * sqr
 test_that("sensitivity_frechet_mean and _gradient follow the closed forms", {
   for (n in c(1, 5, 20, 1000)) {
     # curvature 1: spheres of every dimension
-    for (d in c(1, 2, 4)) for (r in c(0.1, pi / 8, 0.7)) {
+    for (d in c(2, 4)) for (r in c(0.1, pi / 8, 0.7)) {  # S^1 is flat: see below
       h <- h_ref(r, 1)
       expect_equal(sensitivity_frechet_mean(manifold_sphere(d), n, r), 2 * r * (2 - h) / (n * h), tolerance = 1e-12,
                    label = sprintf("sphere(%d), n %d, r %g", d, n, r))
@@ -48,7 +48,9 @@ test_that("the radius must be below r*: pi/4 on the sphere, pi/8 on Kendall's sp
     expect_error_mentions(f(S2, 10, pi / 4), c("`radius`", "r\\*"))
     expect_error_mentions(f(S2, 10, 0.8), "`radius`")
     expect_error_mentions(f(S2, 10, 3), "`radius`")
-    expect_error_mentions(f(manifold_sphere(1), 10, pi / 4), "`radius`")
+    # S^1 is flat: r* = pi/2 (half the injectivity radius), not pi/4
+    expect_true(is.finite(f(manifold_sphere(1), 10, pi / 4)))
+    expect_error_mentions(f(manifold_sphere(1), 10, pi / 2), c("`radius`", "r\\*"))
     expect_error_mentions(f(K5, 10, pi / 8), c("`radius`", "r\\*"))
     expect_error_mentions(f(manifold_kendall(3), 10, 0.4), "`radius`")
     expect_true(is.finite(f(S2, 10, pi / 4 - 1e-9)))
@@ -143,4 +145,34 @@ test_that("the gradient sensitivity bounds |Log_x(x_n) - Log_x(x'_n)| / n over t
     expect(worst <= Dg * (1 + 1e-8), sprintf("[%s] max gradient change %.5g > %.5g", cs$M$type, worst, Dg))
     expect(worst > 0.5 * 2 * cs$radius / n, sprintf("[%s] max gradient change %.5g is tiny", cs$M$type, worst))
   }
+})
+
+test_that("S^1 is flat: the Frechet bounds are 2r/n, attained by the mean angle of adjacent datasets", {
+  S1 <- manifold_sphere(1)
+  expect_identical(S1$curvature, c(0, 0))
+  expect_match(paste(format(S1), collapse = " "), "flat")
+  set.seed(41)
+  for (r in c(0.3, pi / 4, 1.5)) {
+    n <- 25
+    expect_equal(sensitivity_frechet_mean(S1, n, r), 2 * r / n)
+    expect_equal(sensitivity_frechet_gradient(S1, n, r), 2 * r / n)
+    # on an arc shorter than pi about angle c the intrinsic mean is the mean
+    # angle; the adversarial pair moves one point from c - r to c + r
+    c0 <- 0.7
+    th <- c0 + runif(n, -r, r)
+    th[1] <- c0 - r
+    th2 <- th
+    th2[1] <- c0 + r
+    pts <- function(a) cbind(cos(a), sin(a))
+    m1 <- coef(frechet_mean(S1, pts(th), tol = 1e-14))
+    m2 <- coef(frechet_mean(S1, pts(th2), tol = 1e-14))
+    expect_equal(atan2(m1[2], m1[1]), mean(th), tolerance = 1e-10)
+    moved <- riem_dist(S1, m1, m2)
+    expect_equal(moved, 2 * r / n, tolerance = 1e-9)  # the bound is attained
+    expect_lte(moved, sensitivity_frechet_mean(S1, n, r) * (1 + 1e-9))
+  }
+  # numbers that print alike are printed with enough digits to differ
+  e <- tryCatch(sensitivity_frechet_mean(manifold_sphere(2), 10, pi / 4 + 1e-9), error = conditionMessage)
+  nums <- regmatches(e, gregexpr("[0-9]+\\.[0-9]+", e))[[1]][1:2]
+  expect_false(identical(nums[1], nums[2]))
 })

@@ -19,8 +19,9 @@ class Hyperbolic : public Manifold {
   int dim() const override { return d_; }
   int ambient() const override { return d_ + 1; }
   double injectivity_radius() const override { return std::numeric_limits<double>::infinity(); }
-  double curvature_min() const override { return -1.0; }
-  double curvature_max() const override { return -1.0; }
+  // H^1 is flat (isometric to R; see Sphere for S^1)
+  double curvature_min() const override { return d_ == 1 ? 0.0 : -1.0; }
+  double curvature_max() const override { return d_ == 1 ? 0.0 : -1.0; }
 
   // Points and tangent vectors are read in the spatial chart: a
   // point is fixed by its spatial part x_s (x_0 = sqrt(1 + |x_s|^2)), a

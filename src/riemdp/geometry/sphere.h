@@ -448,8 +448,10 @@ class Sphere : public Manifold {
   int dim() const override { return d_; }
   int ambient() const override { return d_ + 1; }
   double injectivity_radius() const override { return num::pi; }
-  double curvature_min() const override { return 1.0; }
-  double curvature_max() const override { return 1.0; }
+  // S^1 is flat: a 1-manifold has no sectional curvature (its Riemann
+  // tensor is zero), so its Frechet bounds are Euclidean (r* = pi/2, Delta = 2r/n).
+  double curvature_min() const override { return d_ == 1 ? 0.0 : 1.0; }
+  double curvature_max() const override { return d_ == 1 ? 0.0 : 1.0; }
 
   void exp(CVecRef p, CVecRef v, VecRef out) const override { unit_sphere_exp(p, v, out); }
 
