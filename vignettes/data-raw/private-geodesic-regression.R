@@ -1,23 +1,32 @@
 ## Simulations behind vignettes/private-geodesic-regression.Rmd: a replication
 ## of the sphere experiment of Kulkarni & Soto (2025), "Differentially private
-## geodesic and linear regression" (Sec. 4.1, App. A, App. B, Fig. 2, 3, 5, 6), with the package's two
-## releases: scheme = "paper" (App. A's two steps, epsilon = 1 + 1) and
-## scheme = "joint" (one K-norm gradient mechanism on (p, v), epsilon = 2).
+## geodesic and linear regression" (Sec. 4.1, App. A, App. B, Fig. 2, 3, 5,
+## 6), three ways:
+##   * the paper's procedure as written (App. A in plain R below: the fitted
+##     v-hat carried along, tau read off the data, unclipped gradients, random
+##     walks started at the fit). It is NOT differentially private and is
+##     labelled so everywhere; it is here to check the paper's numbers;
+##   * the package's scheme = "paper" (App. A's two blocks with the package's
+##     sensitivities, clip, public domain and public start; not DP either);
+##   * the package's release, scheme = "joint" (one K-norm gradient mechanism
+##     on (p, v), epsilon = 2, DP).
 ##
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/private-geodesic-regression.R
-## Writes vignettes/data/private-geodesic-regression.rds (a few kB). Base R
-## only; takes about a minute sequentially (55 s when the data were made,
-## almost all of it in the long random-walk chains of scheme = "paper"; the
-## runtime is saved in the file).
+## Writes vignettes/data/private-geodesic-regression.rds (about 110 kB). Base
+## R only; about two and a half minutes sequentially on one core (the runtime
+## is saved in the file; half of it in the plain-R chains of the procedure as
+## written, a quarter in the 2000 releases of the chain-length check at
+## n = 50).
 ##
-## The replicated releases go through dp_replicate(): sequentially by default,
-## in parallel under a future::plan() set before source()-ing the script, or
-## with RIEMDP_WORKERS=k in the environment (a multisession plan with k
-## workers). Each replicate draws from its own L'Ecuyer-CMRG stream, fixed by
-## the seed of its dp_replicate() call, so the results do not depend on the
-## plan; everything else (the data, the sensitivity pairs) is fixed by
-## set.seed().
+## The package's replicated releases go through dp_replicate(): sequentially
+## by default, in parallel under a future::plan() set before source()-ing the
+## script, or with RIEMDP_WORKERS=k in the environment (a multisession plan
+## with k workers). Each replicate draws from its own L'Ecuyer-CMRG stream,
+## fixed by the seed of its dp_replicate() call, so the results do not depend
+## on the plan; the procedure as written runs in this process from its own
+## seeds (with_seed() below); everything else (the data, the sensitivity
+## pairs) is fixed by set.seed().
 
 suppressPackageStartupMessages(library(riemdp))
 t_start <- proc.time()[["elapsed"]]
@@ -53,19 +62,20 @@ generate <- function(n) {
 public <- list(epsilon_joint = 2, epsilon_paper = c(footpoint = 1, shooting = 1), split = 0.5,
                tau = 0.1, tau_m = 2 * zeta_length, x_range = c(0, 1), center = q0, radius = 0.25)
 
-## scheme = "joint" uses the release's default chain (control = NULL: 250 +
-## 25 D burn-in steps and as many after, D = 4 on S^2: 350 + 350).
-## scheme = "paper" keeps App. A's random-walk chains, started at the public
-## (center, 0); the default mcmc_control() (burn-in 1000, 2000 further
-## iterations) is too short for them (Fig. 6 below), so they run (burn-in a
-## quarter of the total):
-chain_length <- function(n) if (n <= 20) 40000L else if (n <= 50) 60000L else 100000L
-control_for <- function(n) {
-  L <- chain_length(n)
-  mcmc_control(burn_in = L %/% 4L, n_iter = L - L %/% 4L)
+## Both schemes of the package use the release's default chain (control =
+## NULL: 250 + 25 D burn-in steps and as many after; D = 4 for the joint
+## release on S^2, 350 + 350 steps; D = 2 for each of the two blocks of
+## scheme = "paper", 300 + 300 steps per block). A chain ten times as long
+## (long_control()) checks that the default has reached the law: at n = 20
+## for both schemes, and at n = 50 for the joint release. (scheme = "paper"
+## is not checked at n = 50: there the chain of its shooting block, started
+## at v = 0, sometimes stays at its start for the whole default length, and
+## longer chains give smaller MAE; its releases are used at n = 20 only.)
+default_iterations <- c(joint = 2L * (250L + 25L * 4L), paper = 2L * 2L * (250L + 25L * 2L))
+long_control <- function(scheme) {
+  half <- 10L * (250L + 25L * (if (scheme == "joint") 4L else 2L))
+  mcmc_control(burn_in = half, n_iter = half)
 }
-joint_iterations <- 2L * (250L + 25L * 4L)
-control_of <- function(scheme, n) if (scheme == "paper") control_for(n) else NULL
 
 release <- function(d, scheme, control) {
   dp_geodesic_regression(S2, d$x, d$Y,
@@ -97,29 +107,244 @@ score <- function(d, fit, rel) {
 ## (40 000 pairs). A release of the package is one pair (p~, v~) from its own
 ## chains, so we draw 200 independent pairs per scheme: the mean of the
 ## paper's per-footpoint averages is the mean over pairs, which 200 pairs
-## estimate; the angle is taken at each pair's own footpoint.
+## estimate; the angle is taken at each pair's own footpoint. Each scheme
+## twice: with the default chain and with one ten times as long.
 n_main <- 20L
 n_rel <- 200L
 d20 <- generate(n_main)
 fit20 <- geodesic_regression(S2, d20$x, d20$Y)
 fit20_mae <- mae(d20, fit20$footpoint, fit20$shooting)
 main <- list()
-for (scheme in c("paper", "joint")) {
-  sc <- t(dp_replicate(function(i) score(d20, fit20, release(d20, scheme, control_of(scheme, n_main))),
-                       times = n_rel, seed = if (scheme == "paper") 2025001L else 2025002L, simplify = TRUE))
-  main[[scheme]] <- data.frame(scheme = scheme, sc)
-  cat(sprintf("(i) %s: %d releases, %.0f s\n", scheme, n_rel, elapsed()))
+for (scheme in c("paper", "joint")) for (chain in c("default", "10x")) {
+  control <- if (chain == "default") NULL else long_control(scheme)
+  # one seed per (scheme, chain)
+  sc <- t(dp_replicate(function(i) score(d20, fit20, release(d20, scheme, control)),
+                       times = n_rel, simplify = TRUE,
+                       seed = 2025000L + (if (scheme == "paper") 1L else 2L) + (if (chain == "10x") 10L else 0L)))
+  main[[paste(scheme, chain)]] <- data.frame(scheme = scheme, chain = chain, sc)
+  cat(sprintf("(i) %s, %s chain: %d releases, %.0f s\n", scheme, chain, n_rel, elapsed()))
 }
 main <- do.call(rbind, main)
 rownames(main) <- NULL
 example_release <- release(d20, "joint", NULL)   # for a picture
 example_release$call <- NULL
 
+## ---------------------------------------------------------------------------
+## (i b) The paper's procedure as written (App. A, Sec. 4.1): NOT private
+## ---------------------------------------------------------------------------
+## What App. A and Sec. 4.1 say, and what this re-implementation does:
+##   * the non-private least-squares fit (p^, v^) (geodesic_regression());
+##   * tau = max |eps_i|, the largest residual of the fit ("while sampling
+##     instead of tau we use max |eps_i|, the empirical largest error");
+##   * footpoint block: f(p) ~ exp(-|grad_p E(p, Gamma_{p^ -> p} v^)| /
+##     sigma_p), sigma_p = Delta_p / eps_p, Delta_p = 2 tau |J_p(1)| / n,
+##     |J_p(1)| = cos 1, eps_p = 1, on the whole sphere; the fitted v^ is
+##     transported from p^ to every proposal (not from the current state);
+##   * shooting block at each drawn footpoint p~_i: f(v) ~ exp(-|grad_v E(p~_i,
+##     v)| / sigma_v), sigma_v = 2 tau sin(1) / n / eps_v, eps_v = 1;
+##   * both by a random-walk Metropolis-Hastings chain: proposal Exp(p, nu),
+##     nu uniform in the disc of radius eta in the tangent plane of the
+##     current state (v + nu for the shooting vector), accepted with
+##     probability min(1, f(prop) / f(current)); no thinning; the footpoint
+##     chain starts at p^ ("any data point, the Frechet mean of the points,
+##     or the sample statistic p^");
+##   * m = 200 footpoints, m = 200 shooting vectors at each (40 000 pairs);
+##     reported: the mean and sd of d(p^, p~_i); the signed angle between
+##     Gamma_{p^ -> p~_1} v^ and v~_1j at the FIRST footpoint only; the mean
+##     and sd over i of the per-footpoint averages E-bar_i of the MAE
+##     E_ij = mean_k d(Exp(p~_i, x_k v~_ij), y_k).
+## Gradients: E = 1/(2n) sum d^2, grad_p E = -(1/n) sum d_p Exp^dagger eps_i
+## and grad_v E = -(1/n) sum d_v Exp^dagger eps_i (the proof of Lemma 3.3;
+## App. A's last line, where the 1/n of the gradient cancels that of Delta,
+## is the same target). sphere_gradients() below computes them in closed
+## form for many chains at once and is checked against the package's
+## regression_energy() before use.
+## Choices the paper leaves open, taken here:
+##   * eta "proportional to sigma": eta = 5 sigma in both blocks (acceptance
+##     about 0.35 for the footpoint, 0.7 for the shooting vector; with eta =
+##     2 sigma the shooting chain started at 0 had not converged after 1000
+##     steps);
+##   * burn-in (not mentioned): 1000 steps in both blocks before the m kept
+##     states (the 200 footpoints are consecutive states of one chain, the
+##     200 shooting vectors at a footpoint consecutive states of its chain,
+##     "continuing the random walk from the previously accepted" state);
+##   * the shooting chain's start (App. A describes only the footpoint's):
+##     Gamma_{p^ -> p~_i} v^, the analogue of starting at the fit;
+##   * the shooting block's domain: all of T_{p~} S^2. Its target is not a
+##     probability density there: |grad_v E| stays bounded (residuals are at
+##     most pi), so f(v) has a positive floor (about exp(-110) here) and an
+##     infinite integral. A chain started at the fit never feels this;
+##   * the angle is signed (counterclockwise about p~_1): the paper's mean of
+##     0.10 deg with sd 5.47 deg cannot be an unsigned angle;
+##   * the signed angle and the MAE use unsquared geodesic distances.
+## Convergence: the main run also runs every chain from a second start (the
+## footpoint from the Frechet mean of the data, about 0.5 rad away; each
+## shooting vector from 0) with the same burn-in and compares what is kept.
+cross3 <- function(a, b) cbind(a[, 2] * b[, 3] - a[, 3] * b[, 2], a[, 3] * b[, 1] - a[, 1] * b[, 3],
+                               a[, 1] * b[, 2] - a[, 2] * b[, 1])
+## The gradients of E at K states (rows of P, V: footpoints and shooting
+## vectors in their tangent planes), data x (n), Y (n x 3), with the MAE of
+## each state. On S^2, with L = |v|, u = v / L, w = p x u: the residual eps_i
+## at Exp(p, x_i v), transported back to p, has components a_i along u and
+## b_i along w; d_p Exp^dagger maps it to a_i u + cos(x_i L) b_i w, d_v
+## Exp^dagger to x_i a_i u + sin(x_i L) / L b_i w.
+sphere_gradients <- function(P, V, x, Y) {
+  K <- nrow(P); n <- length(x)
+  L <- sqrt(rowSums(V^2))
+  U <- V / L
+  small <- L < 1e-12
+  if (any(small)) {                       # any unit vector of T_p: the gradient does not depend on it
+    Ps <- P[small, , drop = FALSE]
+    e <- diag(3)[apply(abs(Ps), 1, which.min), , drop = FALSE]    # the axis least aligned with p
+    g <- e - rowSums(e * Ps) * Ps
+    U[small, ] <- g / sqrt(rowSums(g^2))
+  }
+  W <- cross3(P, U)
+  A <- outer(L, x)                        # x_i L, K x n
+  cA <- cos(A); sA <- sin(A)
+  yh <- lapply(1:3, function(j) cA * P[, j] + sA * U[, j])      # fitted points
+  dir <- lapply(1:3, function(j) -sA * P[, j] + cA * U[, j])    # unit velocity there
+  Yj <- lapply(1:3, function(j) matrix(Y[, j], K, n, byrow = TRUE))
+  ct <- pmin(pmax(yh[[1]] * Yj[[1]] + yh[[2]] * Yj[[2]] + yh[[3]] * Yj[[3]], -1), 1)
+  th <- acos(ct)                          # residual norms
+  f <- ifelse(th < 1e-8, 1, th / sin(th))
+  eps <- lapply(1:3, function(j) f * (Yj[[j]] - ct * yh[[j]]))
+  a <- eps[[1]] * dir[[1]] + eps[[2]] * dir[[2]] + eps[[3]] * dir[[3]]
+  b <- eps[[1]] * W[, 1] + eps[[2]] * W[, 2] + eps[[3]] * W[, 3]
+  xm <- matrix(x, K, n, byrow = TRUE)
+  sinc <- sA / L
+  if (any(small)) sinc[small, ] <- xm[small, ]
+  list(grad_p = -(rowSums(a) / n * U + rowSums(cA * b) / n * W),
+       grad_v = -(rowSums(xm * a) / n * U + rowSums(sinc * b) / n * W),
+       mae = rowMeans(th))
+}
+## Parallel transport on S^2 from the point a to each row of B of the vector w.
+transport_rows <- function(a, B, w) {
+  cb <- drop(B %*% a); wb <- drop(B %*% w)
+  matrix(w, nrow(B), 3, byrow = TRUE) - (wb / (1 + cb)) * (matrix(a, nrow(B), 3, byrow = TRUE) + B)
+}
+exp_rows <- function(P, Nu) {
+  r <- sqrt(rowSums(Nu^2))
+  cos(r) * P + sin(r) * Nu / ifelse(r > 0, r, 1)
+}
+## Uniform in the disc of radius eta of each tangent plane T_p (rows of P).
+disc_rows <- function(P, eta) {
+  g <- matrix(stats::rnorm(length(P)), nrow(P))
+  g <- g - rowSums(g * P) * P
+  g / sqrt(rowSums(g^2)) * eta * sqrt(stats::runif(nrow(P)))
+}
+signed_angle_rows <- function(P, A, B) atan2(rowSums(P * cross3(A, B)), rowSums(A * B)) * 180 / pi
+## Run the code with its own seed, leaving the global generator as it was.
+with_seed <- function(seed, code) {
+  old <- if (exists(".Random.seed", globalenv(), inherits = FALSE)) get(".Random.seed", globalenv()) else NULL
+  on.exit(if (is.null(old)) rm(".Random.seed", envir = globalenv()) else assign(".Random.seed", old, globalenv()))
+  set.seed(seed)
+  code
+}
+## The check of sphere_gradients() against the package.
+local({
+  P <- rbind(as.double(fit20$footpoint), q0, q0)
+  V <- rbind(as.double(fit20$shooting), 3 * zeta, c(0, 0, 0))
+  g <- sphere_gradients(P, V, d20$x, d20$Y)
+  for (k in 1:3) {
+    r <- riemdp:::regression_energy(S2, P[k, ], V[k, ], d20$x, d20$Y)
+    stopifnot(max(abs(r$grad_footpoint - g$grad_p[k, ])) < 1e-10,
+              max(abs(r$grad_shooting - g$grad_v[k, ])) < 1e-10)
+  }
+})
+
+## One run of the procedure as written on the data d: m footpoints, m
+## shooting vectors at each. check = TRUE also runs every chain from the
+## second start. Returns the reported quantities (and the acceptance rates).
+eta_factor <- 5
+burn_in_written <- 1000L
+paper_as_written <- function(d, m, seed, check = FALSE) with_seed(seed, {
+  n <- length(d$x)
+  fit <- geodesic_regression(S2, d$x, d$Y)
+  p_hat <- as.double(fit$footpoint); v_hat <- as.double(fit$shooting)
+  tau <- max(fit$residual_norms)
+  sigma_p <- 2 * tau * cos(1) / n / 1
+  sigma_v <- 2 * tau * sin(1) / n / 1
+  starts <- rbind(p_hat, if (check) as.double(frechet_mean(S2, d$Y)$estimate))
+  K <- nrow(starts)
+  # footpoint block: K chains (one per start), m consecutive states kept
+  level_p <- function(P) -sqrt(rowSums(sphere_gradients(P, transport_rows(p_hat, P, v_hat), d$x, d$Y)$grad_p^2)) / sigma_p
+  P <- starts; cur <- level_p(P); acc_p <- 0
+  foot <- array(NA_real_, c(K, 3, m))
+  for (s in seq_len(burn_in_written + m)) {
+    Q <- exp_rows(P, disc_rows(P, eta_factor * sigma_p)); lq <- level_p(Q)
+    ok <- log(stats::runif(K)) < lq - cur
+    P[ok, ] <- Q[ok, ]; cur[ok] <- lq[ok]; acc_p <- acc_p + mean(ok)
+    if (s > burn_in_written) foot[, , s - burn_in_written] <- P
+  }
+  # shooting block: one chain per kept footpoint (and per start of the
+  # shooting vector when checking), all m * K (* 2) run side by side
+  Pf <- do.call(rbind, lapply(seq_len(K), function(k) t(foot[k, , ])))   # (K m) x 3, start k's footpoints in order
+  G <- transport_rows(p_hat, Pf, v_hat)                                   # v^ carried to each footpoint
+  Ps <- if (check) rbind(Pf, Pf) else Pf
+  V <- if (check) rbind(G, 0 * G) else G
+  Gs <- if (check) rbind(G, G) else G
+  J <- nrow(Ps)
+  g <- sphere_gradients(Ps, V, d$x, d$Y)
+  cur <- -sqrt(rowSums(g$grad_v^2)) / sigma_v; cur_mae <- g$mae; acc_v <- 0
+  mae_sum <- numeric(J); ang <- matrix(NA_real_, J, m)
+  for (s in seq_len(burn_in_written + m)) {
+    Vq <- V + disc_rows(Ps, eta_factor * sigma_v)
+    g <- sphere_gradients(Ps, Vq, d$x, d$Y)
+    lq <- -sqrt(rowSums(g$grad_v^2)) / sigma_v
+    ok <- log(stats::runif(J)) < lq - cur
+    V[ok, ] <- Vq[ok, ]; cur[ok] <- lq[ok]; cur_mae[ok] <- g$mae[ok]; acc_v <- acc_v + mean(ok)
+    if (s > burn_in_written) {
+      mae_sum <- mae_sum + cur_mae
+      ang[, s - burn_in_written] <- signed_angle_rows(Ps, Gs, V)
+    }
+  }
+  # the quantities of the paper, per (footpoint start, shooting start)
+  summarise <- function(kf, kv) {
+    rows <- (kv - 1L) * K * m + (kf - 1L) * m + seq_len(m)
+    list(dist = riem_dist(S2, p_hat, t(foot[kf, , ])),   # d(p^, p~_i), i = 1..m
+         angle1 = ang[rows[1], ],                        # the m angles at p~_1
+         angle_all_sd = stats::sd(ang[rows, ]),          # the angles at every footpoint
+         mae_bar = mae_sum[rows] / m)                    # E-bar_i, i = 1..m
+  }
+  out <- list(n = n, tau = tau, sigma = c(footpoint = sigma_p, shooting = sigma_v),
+              eta = eta_factor * c(footpoint = sigma_p, shooting = sigma_v),
+              acceptance = c(footpoint = acc_p / (burn_in_written + m), shooting = acc_v / (burn_in_written + m)),
+              fit_mae = mean(fit$residual_norms), main = summarise(1L, 1L))
+  if (check) out$check <- list(footpoint_from_frechet_mean = summarise(2L, 1L), shooting_from_zero = summarise(1L, 2L),
+                               frechet_mean_distance = riem_dist(S2, p_hat, starts[2, ]))
+  out
+})
+## One row of the reported numbers.
+written_row <- function(r) data.frame(
+  tau = r$tau, fit_mae = r$fit_mae, dist_mean = mean(r$main$dist), dist_sd = stats::sd(r$main$dist),
+  angle_mean = mean(r$main$angle1), angle_sd = stats::sd(r$main$angle1), angle_all_sd = r$main$angle_all_sd,
+  mae_mean = mean(r$main$mae_bar), mae_sd = stats::sd(r$main$mae_bar))
+
+m_written <- 200L
+written <- paper_as_written(d20, m_written, seed = 2025100L, check = TRUE)
+cat(sprintf("(i b) procedure as written, main run with the convergence check, %.0f s\n", elapsed()))
+## The spread of the reported numbers: 10 more runs on the same data (the
+## chains' randomness), and one run on each of 10 new data sets from the
+## same design (q0, zeta fixed; the data's randomness too).
+n_written_reps <- 10L
+written_reps <- list(cbind(source = "same data", run = 0L, written_row(written)))
+for (r in seq_len(n_written_reps)) {
+  written_reps[[length(written_reps) + 1L]] <-
+    cbind(source = "same data", run = r, written_row(paper_as_written(d20, m_written, seed = 2025100L + r)))
+  d_new <- with_seed(2025200L + r, generate(n_main))
+  written_reps[[length(written_reps) + 1L]] <-
+    cbind(source = "new data", run = r, written_row(paper_as_written(d_new, m_written, seed = 2025300L + r)))
+}
+written_reps <- do.call(rbind, written_reps)
+cat(sprintf("(i b) %d more runs, %.0f s\n", 2L * n_written_reps, elapsed()))
+
 ## The paper's own noise scales (App. A): tau = the largest residual of the
 ## fit (read off the data), |J_p(1)| = cos 1, |J_v(1)| = sin 1, sigma = Delta/eps.
 tau_paper <- max(riem_dist(S2, fitted(fit20), d20$Y))
 sigma_table <- data.frame(
-  source = c("Kulkarni & Soto (2025), App. A", "package, scheme = \"paper\"", "package, scheme = \"joint\""),
+  source = c("Kulkarni & Soto (2025), App. A (the procedure as written)", "package, scheme = \"paper\"",
+             "package, scheme = \"joint\""),
   tau = c(tau_paper, public$tau, public$tau),
   sigma_footpoint = c(2 * tau_paper * cos(1) / n_main / 1, 2 * public$tau / n_main / 1, NA),
   sigma_shooting = c(2 * tau_paper * sin(1) / n_main / 1, 2 * public$tau / n_main / 1, NA),
@@ -184,32 +409,46 @@ cat(sprintf("(ii) sensitivity ratios, %.0f s\n", elapsed()))
 ## ---------------------------------------------------------------------------
 ## (iii) Fig. 6: MAE of the private geodesics against n
 ## ---------------------------------------------------------------------------
-## 11 releases per n and scheme, as in the paper, one data set per n: the
-## joint release with its default chain; scheme = "paper" with the long
-## chains above ("long") and with the default mcmc_control() ("short"), to
-## show what a short random-walk chain gives.
+## One data set per n. The joint release: 11 releases (as in the paper),
+## with the default chain. The procedure as written: m = 11 footpoints and
+## 11 shooting vectors at each (the paper's "11 sampled replicates"), the
+## mean and sd over the 11 per-footpoint averages E-bar_i (the paper's error
+## bars); for the joint release the mean and sd over releases. At n = 50,
+## where the joint release's law is concentrated but not yet at the fit,
+## 1000 more releases with the default chain and 1000 with one ten times as
+## long check the default length there too.
 ns <- c(10L, 20L, 50L, 100L, 200L)
 n_rep6 <- 11L
+n_check <- 50L
+n_check_rel <- 1000L
 fig6 <- list()
+chain_check <- list()
 for (n in ns) {
   d <- generate(n)
   f <- geodesic_regression(S2, d$x, d$Y)
-  for (scheme in c("paper", "joint")) for (ctl in if (scheme == "paper") c("long", "short") else "default") {
-    control <- switch(ctl, long = control_for(n), short = mcmc_control(), default = NULL)
-    # one seed per (n, scheme, chain): 2025 * 1000 + 100 * (index of n) + 10 * (scheme) + (chain)
-    sc <- t(dp_replicate(function(i) score(d, f, release(d, scheme, control)), times = n_rep6,
-                         seed = 2025000L + 100L * match(n, ns) + 10L * (scheme == "joint") + (ctl == "short"),
-                         simplify = TRUE))
-    fig6[[length(fig6) + 1L]] <- data.frame(
-      n = n, scheme = scheme, chain = ctl,
-      iterations = if (is.null(control)) joint_iterations else control$burn_in + control$n_iter,
-      fit_mae = mae(d, f$footpoint, f$shooting),
-      mae_mean = mean(sc[, "mae"]), mae_sd = stats::sd(sc[, "mae"]),
-      dist_mean = mean(sc[, "dist"]), angle_sd = stats::sd(sc[, "angle"]))
+  # one seed per n: 2025000 + 100 * (index of n) + 10
+  sc <- t(dp_replicate(function(i) score(d, f, release(d, "joint", NULL)), times = n_rep6,
+                       seed = 2025000L + 100L * match(n, ns) + 10L, simplify = TRUE))
+  fig6[[length(fig6) + 1L]] <- data.frame(
+    n = n, scheme = "joint", fit_mae = mae(d, f$footpoint, f$shooting),
+    mae_mean = mean(sc[, "mae"]), mae_sd = stats::sd(sc[, "mae"]),
+    dist_mean = mean(sc[, "dist"]), angle_sd = stats::sd(sc[, "angle"]))
+  if (n == n_check) for (chain in c("default", "10x")) {
+    control <- if (chain == "default") NULL else long_control("joint")
+    sc <- t(dp_replicate(function(i) score(d, f, release(d, "joint", control)), times = n_check_rel,
+                         seed = 2025500L + (chain == "10x"), simplify = TRUE))
+    chain_check[[chain]] <- data.frame(n = n, scheme = "joint", chain = chain, fit_mae = mae(d, f$footpoint, f$shooting), sc)
   }
+  w6 <- paper_as_written(d, n_rep6, seed = 2025400L + match(n, ns))
+  fig6[[length(fig6) + 1L]] <- data.frame(
+    n = n, scheme = "as written", fit_mae = w6$fit_mae,
+    mae_mean = mean(w6$main$mae_bar), mae_sd = stats::sd(w6$main$mae_bar),
+    dist_mean = mean(w6$main$dist), angle_sd = stats::sd(w6$main$angle1))
   cat(sprintf("(iii) n = %d, %.0f s\n", n, elapsed()))
 }
 fig6 <- do.call(rbind, fig6)
+chain_check <- do.call(rbind, chain_check)
+rownames(chain_check) <- NULL
 
 ## ---------------------------------------------------------------------------
 ## Save
@@ -217,15 +456,19 @@ fig6 <- do.call(rbind, fig6)
 out <- list(
   settings = list(q0 = q0, zeta = zeta, zeta_length = zeta_length, noise_var = noise_var,
                   public = public, n_main = n_main, n_rel = n_rel, n_pairs = n_pairs, ns = ns,
-                  n_rep6 = n_rep6, chain_length = vapply(ns, chain_length, integer(1)),
-                  joint_iterations = joint_iterations,
+                  n_rep6 = n_rep6, n_check = n_check, n_check_rel = n_check_rel, default_iterations = default_iterations,
+                  long_iterations = 10L * default_iterations,
                   seed = 2025L, riemdp = as.character(utils::packageVersion("riemdp")),
                   R = R.version.string, date = format(Sys.Date()), runtime_s = NA_real_),
   data20 = d20, fit20 = list(footpoint = as.double(fit20$footpoint), shooting = as.double(fit20$shooting),
                              mae = fit20_mae, tau_paper = tau_paper),
   main = main, example = list(footpoint = as.double(example_release$footpoint),
                               shooting = as.double(example_release$shooting)),
-  sigma_table = sigma_table, delta_package = delta_pkg, ratios = ratios, fig6 = fig6)
+  as_written = c(written[c("n", "tau", "sigma", "eta", "acceptance", "fit_mae", "main", "check")],
+                 list(m = m_written, burn_in = burn_in_written, eta_factor = eta_factor, seed = 2025100L,
+                      runs = written_reps)),
+  sigma_table = sigma_table, delta_package = delta_pkg, ratios = ratios, fig6 = fig6,
+  chain_check = chain_check)
 out$settings$runtime_s <- round(elapsed())
 out$settings$workers <- if (requireNamespace("future", quietly = TRUE)) future::nbrOfWorkers() else 1L
 dir.create("vignettes/data", showWarnings = FALSE)
