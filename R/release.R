@@ -409,6 +409,7 @@ implied_mu_sentence <- function(epsilon) {
 print.riemdp_release <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("<riemdp release> private Fr\u00e9chet mean on %s\n", manifold_label(x$manifold)))
   print_guarantee(x, guarantee_sentence(x))
+  print_radius_cost(x)
   cat("Private estimate:\n")
   print(x$estimate, digits = digits)
   invisible(x)
@@ -460,4 +461,17 @@ print_guarantee <- function(x, sentence) {
     sentence <- paste("for the private values only. This object also holds chain diagnostics, which depend on the data beyond the guarantee: it is not a release to publish as a whole (drop them with `x$diagnostics <- NULL`, or re-run with diagnostics = FALSE).",
                       sentence)
   cat(strwrap(paste("Guarantee:", sentence), exdent = 2), sep = "\n")
+}
+
+# A note where the public radius sits on the steep part of the sensitivity
+# bound (public parameters only): more than twice the noise of a radius 10%
+# smaller.
+print_radius_cost <- function(x) {
+  if (is.null(x$radius) || is.null(x$n) || !is.numeric(x$radius)) return(invisible(NULL))
+  ratio <- radius_cost_ratio(x$manifold, x$n, x$radius, if (identical(x$mechanism, "kng")) "gradient" else "mean")
+  if (is.finite(ratio) && ratio > 2)
+    cat(strwrap(sprintf("Note: radius %s costs %s times the noise of a radius 10%% smaller: it is close to the largest admissible radius r* = %s (sensitivity_radius_max()), where the bound grows without limit; a smaller public ball, if it still holds the data, gives much less noise.",
+                        format(x$radius, digits = 4), format(ratio, digits = 3),
+                        format(sensitivity_radius_max(x$manifold), digits = 6)), exdent = 2), sep = "\n")
+  invisible(NULL)
 }

@@ -36,6 +36,31 @@ sensitivity_frechet_gradient <- function(M, n, radius) {
   frechet_sensitivities(M, n, radius, sys.call())$gradient
 }
 
+#' @rdname sensitivity_frechet_mean
+#' @details `sensitivity_radius_max()` is \eqn{r^*}{r*}, the supremum of the
+#'   admissible radii (a radius must be strictly below it), for every
+#'   Frechet-mean release (Laplace, Gaussian and K-norm gradient):
+#'   \eqn{r^* = \frac12\min\{inj, \pi/(2\sqrt{\kappa})\}}{r* = 1/2 min(inj, pi/(2 sqrt(kappa)))}
+#'   with \eqn{\kappa}{kappa} the upper curvature bound (Reimherr, Bharath &
+#'   Soto 2021, Assumption 1): \eqn{\pi/4}{pi/4} on spheres of dimension 2 or
+#'   more, \eqn{\pi/2}{pi/2} on the flat circle, \eqn{\pi/8}{pi/8} on
+#'   Kendall's shape space, `Inf` where the curvature is at most 0. Near
+#'   \eqn{r^*}{r*} the bound grows without limit on positively curved spaces.
+#' @export
+sensitivity_radius_max <- function(M) {
+  check_manifold(M, sys.call())
+  priv_frechet_sensitivity(M, 1, 0)$radius_max
+}
+
+# Noise of the public radius against that of a radius 10% smaller (the
+# sensitivity's ratio, public): the steep part of the bound near r*.
+radius_cost_ratio <- function(M, n, radius, what = c("mean", "gradient")) {
+  what <- match.arg(what)
+  a <- priv_frechet_sensitivity(M, n, radius)[[what]]
+  b <- priv_frechet_sensitivity(M, n, 0.9 * radius)[[what]]
+  a / b
+}
+
 frechet_sensitivities <- function(M, n, radius, call) {
   check_manifold(M, call)
   n <- check_whole_number(n, "n", 1, call)  # a number in the bound, not a count of anything stored

@@ -176,3 +176,27 @@ test_that("S^1 is flat: the Frechet bounds are 2r/n, attained by the mean angle 
   nums <- regmatches(e, gregexpr("[0-9]+\\.[0-9]+", e))[[1]][1:2]
   expect_false(identical(nums[1], nums[2]))
 })
+
+test_that("sensitivity_radius_max() is r* per manifold, and a release near it says what its radius costs", {
+  expect_equal(sensitivity_radius_max(manifold_sphere(2)), pi / 4)
+  expect_equal(sensitivity_radius_max(manifold_sphere(1)), pi / 2)
+  expect_equal(sensitivity_radius_max(manifold_kendall(5)), pi / 8)
+  expect_identical(sensitivity_radius_max(manifold_spd(2)), Inf)
+  expect_identical(sensitivity_radius_max(manifold_euclidean(3)), Inf)
+  expect_error(sensitivity_radius_max(list()), "`M`")
+  S2 <- manifold_sphere(2)
+  set.seed(61)
+  X <- riem_project(S2, cbind(rnorm(40, sd = 0.05), rnorm(40, sd = 0.05), 1))
+  near <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.78, center = c(0, 0, 1))
+  out <- paste(capture.output(print(near)), collapse = " ")
+  expect_match(out, "costs [0-9.]+ times the noise of a radius 10% smaller")
+  expect_match(out, "r\\* = 0.785398")
+  far <- dp_frechet_mean(S2, X, epsilon = 1, radius = pi / 8, center = c(0, 0, 1))
+  expect_no_match(paste(capture.output(print(far)), collapse = " "), "times the noise")
+  # the flat circle: pi/4 is admissible and costs no more than its Euclidean 2r/n
+  S1 <- manifold_sphere(1)
+  a <- runif(40, -0.2, 0.2)
+  r1 <- dp_frechet_mean(S1, cbind(cos(a), sin(a)), epsilon = 1, radius = pi / 4, center = c(1, 0))
+  expect_equal(r1$sensitivity, 2 * (pi / 4) / 40)
+  expect_no_match(paste(capture.output(print(r1)), collapse = " "), "times the noise")
+})
