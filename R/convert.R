@@ -4,7 +4,7 @@
 # (k x 2 x n) array.
 
 as_set <- function(M, x, arg, call = NULL, check_finite = TRUE) {
-  if (!is.numeric(x)) abort(sprintf("`%s` must be numeric", arg), call)
+  x <- as_numeric_layout(M, x, arg, call)
   if (check_finite) check_finite_numeric(x, arg, call)
   if (!is.double(x)) storage.mode(x) <- "double"  # else no copy (6 ms for 10^6 points on S^2)
   D <- M$ambient
@@ -77,4 +77,27 @@ from_values <- function(M, values, n, single, like = NULL) {
   dn <- dimnames(like)[1:2]
   if (single) return(matrix(values, shape[1], shape[2], dimnames = dn))
   array(values, c(shape, n), dimnames = if (is.null(dn)) NULL else c(dn, list(NULL)))
+}
+
+# What users hold in place of a numeric layout: a data frame of numeric
+# columns (its rows are the points: as.matrix()), or, on spd and kendall, a
+# list of matrices of one shape (e.g. lapply(split(...), cov): stacked into
+# a k x k x n array as simplify2array() does). Anything else that is not
+# numeric is an error that says what is expected.
+as_numeric_layout <- function(M, x, arg, call) {
+  if (is.numeric(x)) return(x)
+  if (is.data.frame(x)) {
+    ok <- vapply(x, is.numeric, logical(1))
+    if (length(ok) && all(ok)) return(as.matrix(x))
+    abort(sprintf("`%s` is a data frame with non-numeric columns (%s): give the points as a numeric matrix, one point per row, e.g. as.matrix(%s[, c(...)])",
+                  arg, paste(names(x)[!ok], collapse = ", "), arg), call)
+  }
+  if (is.list(x) && length(x) && !is.null(M$point_shape)) {
+    shape <- M$point_shape
+    ok <- vapply(x, function(m) is.numeric(m) && is.matrix(m) && identical(dim(m), as.integer(shape)), logical(1))
+    if (all(ok)) return(array(unlist(x, use.names = FALSE), c(shape, length(x))))
+    abort(sprintf("`%s` is a list whose elements are not all numeric %d x %d matrices: give the points as a %d x %d x n array (simplify2array() stacks a list of matrices)",
+                  arg, shape[1], shape[2], shape[1], shape[2]), call)
+  }
+  abort(sprintf("`%s` must be numeric: %s; got an object of class %s", arg, manifold_layout(M), class(x)[1L]), call)
 }

@@ -143,3 +143,19 @@ test_that("constructors validate their arguments", {
   expect_equal(manifold_sphere(2)$dim, 2)
   expect_equal(manifold_kendall(3L)$dim, 2)
 })
+
+test_that("a data frame of numeric columns and a list of SPD matrices are read as points; other inputs say what to do", {
+  S2 <- manifold_sphere(2)
+  set.seed(71)
+  X <- riem_project(S2, cbind(rnorm(20, sd = 0.1), rnorm(20, sd = 0.1), 1))
+  df <- as.data.frame(X)
+  expect_equal(unname(coef(frechet_mean(S2, df))), coef(frechet_mean(S2, X)))
+  df$label <- letters[1:20]
+  expect_error(frechet_mean(S2, df), "non-numeric columns \\(label\\).*as.matrix")
+  P2 <- manifold_spd(2)
+  covs <- lapply(split(as.data.frame(matrix(rnorm(200), 100)), rep(1:5, 20)), cov)
+  arr <- simplify2array(unname(covs))
+  expect_equal(unname(coef(frechet_mean(P2, covs))), unname(coef(frechet_mean(P2, arr))))
+  expect_error(frechet_mean(P2, list(diag(2), diag(3))), "simplify2array")
+  expect_error(frechet_mean(S2, "a"), "must be numeric: a point is a vector of length 3.*class character")
+})
