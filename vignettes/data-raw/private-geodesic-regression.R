@@ -13,11 +13,11 @@
 ##
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/private-geodesic-regression.R
-## Writes vignettes/data/private-geodesic-regression.rds (about 110 kB). Base
-## R only; about two and a half minutes sequentially on one core (the runtime
-## is saved in the file; half of it in the plain-R chains of the procedure as
-## written, a quarter in the 2000 releases of the chain-length check at
-## n = 50).
+## Writes vignettes/data/private-geodesic-regression.rds (about 170 kB). Base
+## R only; about two and a quarter minutes sequentially on one core (the
+## runtime is saved in the file; two fifths of it in the plain-R chains of the
+## procedure as written, two fifths in the 4000 releases of the chain-length
+## check at n = 50).
 ##
 ## The package's replicated releases go through dp_replicate(): sequentially
 ## by default, in parallel under a future::plan() set before source()-ing the
@@ -66,11 +66,11 @@ public <- list(epsilon_joint = 2, epsilon_paper = c(footpoint = 1, shooting = 1)
 ## NULL: 250 + 25 D burn-in steps and as many after; D = 4 for the joint
 ## release on S^2, 350 + 350 steps; D = 2 for each of the two blocks of
 ## scheme = "paper", 300 + 300 steps per block). A chain ten times as long
-## (long_control()) checks that the default has reached the law: at n = 20
-## for both schemes, and at n = 50 for the joint release. (scheme = "paper"
-## is not checked at n = 50: there the chain of its shooting block, started
-## at v = 0, sometimes stays at its start for the whole default length, and
-## longer chains give smaller MAE; its releases are used at n = 20 only.)
+## (long_control()) checks that the default has reached the law, for both
+## schemes at n = 20 and at n = 50. (An earlier version of the package's
+## sampler could leave the shooting block of scheme = "paper" at its start
+## v = 0; the check at n = 50 counts releases with |v| < 1e-6 and stops if
+## there are any.)
 default_iterations <- c(joint = 2L * (250L + 25L * 4L), paper = 2L * 2L * (250L + 25L * 2L))
 long_control <- function(scheme) {
   half <- 10L * (250L + 25L * (if (scheme == "joint") 4L else 2L))
@@ -409,13 +409,13 @@ cat(sprintf("(ii) sensitivity ratios, %.0f s\n", elapsed()))
 ## ---------------------------------------------------------------------------
 ## (iii) Fig. 6: MAE of the private geodesics against n
 ## ---------------------------------------------------------------------------
-## One data set per n. The joint release: 11 releases (as in the paper),
-## with the default chain. The procedure as written: m = 11 footpoints and
-## 11 shooting vectors at each (the paper's "11 sampled replicates"), the
-## mean and sd over the 11 per-footpoint averages E-bar_i (the paper's error
-## bars); for the joint release the mean and sd over releases. At n = 50,
-## where the joint release's law is concentrated but not yet at the fit,
-## 1000 more releases with the default chain and 1000 with one ten times as
+## One data set per n. Both schemes of the package: 11 releases each (as in
+## the paper), with the default chain, the mean and sd over releases. The
+## procedure as written: m = 11 footpoints and 11 shooting vectors at each
+## (the paper's "11 sampled replicates"), the mean and sd over the 11
+## per-footpoint averages E-bar_i (the paper's error bars). At n = 50, where
+## the joint release's law is concentrated but not yet at the fit, 1000 more
+## releases per scheme with the default chain and 1000 with one ten times as
 ## long check the default length there too.
 ns <- c(10L, 20L, 50L, 100L, 200L)
 n_rep6 <- 11L
@@ -426,18 +426,25 @@ chain_check <- list()
 for (n in ns) {
   d <- generate(n)
   f <- geodesic_regression(S2, d$x, d$Y)
-  # one seed per n: 2025000 + 100 * (index of n) + 10
-  sc <- t(dp_replicate(function(i) score(d, f, release(d, "joint", NULL)), times = n_rep6,
-                       seed = 2025000L + 100L * match(n, ns) + 10L, simplify = TRUE))
-  fig6[[length(fig6) + 1L]] <- data.frame(
-    n = n, scheme = "joint", fit_mae = mae(d, f$footpoint, f$shooting),
-    mae_mean = mean(sc[, "mae"]), mae_sd = stats::sd(sc[, "mae"]),
-    dist_mean = mean(sc[, "dist"]), angle_sd = stats::sd(sc[, "angle"]))
-  if (n == n_check) for (chain in c("default", "10x")) {
-    control <- if (chain == "default") NULL else long_control("joint")
-    sc <- t(dp_replicate(function(i) score(d, f, release(d, "joint", control)), times = n_check_rel,
-                         seed = 2025500L + (chain == "10x"), simplify = TRUE))
-    chain_check[[chain]] <- data.frame(n = n, scheme = "joint", chain = chain, fit_mae = mae(d, f$footpoint, f$shooting), sc)
+  # one seed per n and scheme: 2025000 + 100 * (index of n) + 10 (joint) or + 20 (paper)
+  for (scheme in c("joint", "paper")) {
+    sc <- t(dp_replicate(function(i) score(d, f, release(d, scheme, NULL)), times = n_rep6,
+                         seed = 2025000L + 100L * match(n, ns) + (if (scheme == "joint") 10L else 20L),
+                         simplify = TRUE))
+    fig6[[length(fig6) + 1L]] <- data.frame(
+      n = n, scheme = scheme, fit_mae = mae(d, f$footpoint, f$shooting),
+      mae_mean = mean(sc[, "mae"]), mae_sd = stats::sd(sc[, "mae"]),
+      dist_mean = mean(sc[, "dist"]), angle_sd = stats::sd(sc[, "angle"]))
+  }
+  # one seed per scheme and chain: 2025500 + (10x) (joint), 2025600 + (10x) (paper)
+  if (n == n_check) for (scheme in c("joint", "paper")) for (chain in c("default", "10x")) {
+    control <- if (chain == "default") NULL else long_control(scheme)
+    sc <- t(dp_replicate(function(i) score(d, f, release(d, scheme, control)), times = n_check_rel,
+                         seed = (if (scheme == "joint") 2025500L else 2025600L) + (chain == "10x"), simplify = TRUE))
+    chain_check[[paste(scheme, chain)]] <- data.frame(n = n, scheme = scheme, chain = chain,
+                                                      fit_mae = mae(d, f$footpoint, f$shooting), sc)
+    cat(sprintf("(iii) n = %d, chain check, %s, %s chain: %d releases, %.0f s\n",
+                n, scheme, chain, n_check_rel, elapsed()))
   }
   w6 <- paper_as_written(d, n_rep6, seed = 2025400L + match(n, ns))
   fig6[[length(fig6) + 1L]] <- data.frame(
@@ -449,6 +456,16 @@ for (n in ns) {
 fig6 <- do.call(rbind, fig6)
 chain_check <- do.call(rbind, chain_check)
 rownames(chain_check) <- NULL
+## At n = 50, per scheme and chain: releases whose shooting vector stayed at
+## the start v = 0 (|v| < 1e-6), and the share with MAE above 0.1.
+chain_check_summary <- do.call(rbind, lapply(split(chain_check, list(chain_check$scheme, chain_check$chain)), function(r)
+  data.frame(scheme = r$scheme[1], chain = r$chain[1], releases = nrow(r), at_zero = sum(r$speed < 1e-6),
+             mae_above_0.1 = mean(r$mae > 0.1), mae_mean = mean(r$mae), dist_mean = mean(r$dist))))
+chain_check_summary <- chain_check_summary[order(chain_check_summary$scheme, chain_check_summary$chain != "default"), ]
+rownames(chain_check_summary) <- NULL
+print(chain_check_summary)
+if (any(chain_check_summary$at_zero > 0))
+  stop("releases at n = ", n_check, " with |v| < 1e-6: the shooting chain stayed at its start")
 
 ## ---------------------------------------------------------------------------
 ## Save
@@ -468,7 +485,7 @@ out <- list(
                  list(m = m_written, burn_in = burn_in_written, eta_factor = eta_factor, seed = 2025100L,
                       runs = written_reps)),
   sigma_table = sigma_table, delta_package = delta_pkg, ratios = ratios, fig6 = fig6,
-  chain_check = chain_check)
+  chain_check = chain_check, chain_check_summary = chain_check_summary)
 out$settings$runtime_s <- round(elapsed())
 out$settings$workers <- if (requireNamespace("future", quietly = TRUE)) future::nbrOfWorkers() else 1L
 dir.create("vignettes/data", showWarnings = FALSE)
