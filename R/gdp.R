@@ -253,7 +253,7 @@ gdp_control <- function(n = 1000, m = 100, n_epsilon = 1000, epsilon_max = NULL,
   n <- check_count(n, "n", 1, call)
   m <- check_count(m, "m", 1, call)
   if (as.double(n) * m > 2^31 - 1) abort("`n` * `m` must be at most 2^31 - 1 draws", call)
-  gdp_check_memory(n, m, "algorithm2", call)
+  gdp_check_memory(n, m, NULL, call)
   n_epsilon <- check_count(n_epsilon, "n_epsilon", 1, call, upper = 1e7)
   if (!is.null(epsilon_max)) epsilon_max <- check_positive(epsilon_max, "epsilon_max", call)
   profile <- arg_match(profile, c("corrected", "paper"), "profile", call)
@@ -281,11 +281,17 @@ gdp_bytes_per_draw <- c(monte_carlo = 24, algorithm2 = 16)
 # Refuses, before anything is allocated, n * m draws whose memory exceeds
 # what the system has available (Linux: MemAvailable; unknown elsewhere):
 # R would be killed, or the machine swap, rather than stop with an error.
+# method = NULL: the smaller need of the two (gdp_control() does not know the
+# method yet).
 gdp_check_memory <- function(n, m, method, call, available = available_memory()) {
-  bytes <- gdp_bytes_per_draw[[method]] * as.double(n) * m
+  per <- if (is.null(method)) min(gdp_bytes_per_draw) else gdp_bytes_per_draw[[method]]
+  bytes <- per * as.double(n) * m
   if (!is.na(available) && bytes > available)
-    abort(sprintf("`n` * `m` = %.0f draws of gdp_control() need about %.1f GB for method \"%s\", more than the %.1f GB of memory available; use smaller `n` or `m` (the standard error falls as 1/sqrt(n m): four times the draws halve it), or average the mu of several smaller runs",
-                  as.double(n) * m, bytes / 1e9, method, available / 1e9), call)
+    abort(sprintf("`n` * `m` = %.0f draws of gdp_control() need %s %.1f GB %s, more than the %.1f GB of memory available; use smaller `n` or `m` (the standard error falls as 1/sqrt(n m): four times the draws halve it), or average the mu of several smaller runs",
+                  as.double(n) * m, if (is.null(method)) "at least" else "about", bytes / 1e9,
+                  if (is.null(method)) "(16 bytes a draw for method \"algorithm2\", 24 for \"monte_carlo\")"
+                  else sprintf("for method \"%s\"", method),
+                  available / 1e9), call)
   invisible(bytes)
 }
 

@@ -145,6 +145,8 @@ test_that("a Monte Carlo setting whose memory exceeds what is available is refus
   expect_error(riemdp:::gdp_check_memory(2e7, 100, "algorithm2", NULL, available = 16e9), "32\\.0 GB.*smaller `n` or `m`")
   expect_silent(riemdp:::gdp_check_memory(1000, 100, "monte_carlo", NULL, available = 16e9))
   expect_silent(riemdp:::gdp_check_memory(2e7, 100, "monte_carlo", NULL, available = NA))
+  expect_error(riemdp:::gdp_check_memory(2e7, 100, NULL, NULL, available = 16e9),
+               "need at least 32\\.0 GB \\(16 bytes a draw for method \"algorithm2\", 24 for \"monte_carlo\"\\)")
   avail <- riemdp:::available_memory()
   skip_if(is.na(avail) || avail > 30e9, "needs a machine with less than 30 GB of memory available")
   expect_error(gdp_control(n = 2e7, m = 100), "`n` \\* `m`.*GB", class = "riemdp_error")
