@@ -149,6 +149,10 @@ gdp_delta_cpp <- function(eps, mu) {
     .Call(`_riemdp_gdp_delta_cpp`, eps, mu)
 }
 
+gdp_div_up_cpp <- function(a, b) {
+    .Call(`_riemdp_gdp_div_up_cpp`, a, b)
+}
+
 gdp_mu_from_delta_cpp <- function(eps, l, tol) {
     .Call(`_riemdp_gdp_mu_from_delta_cpp`, eps, l, tol)
 }

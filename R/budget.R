@@ -42,8 +42,10 @@ budget_rel_tol <- 1e-12
 #' The object is a value: `dp_spend()` returns a new budget, so write
 #' `b <- dp_spend(b, rel)`. Errors name the argument, state the composed
 #' total and the budget's total (public parameters), and hold no data.
-#' Totals are compared with a relative slack of \eqn{10^{-12}} to absorb
-#' rounding (so that \eqn{0.1 + 0.2} fits in \eqn{0.3}).
+#' `spent` is rounded up and `remaining` down, and the printed numbers too
+#' (a spend is never shown smaller than it is). Totals are compared with a
+#' relative slack of \eqn{10^{-12}}{1e-12} to absorb the rounding of decimal
+#' inputs (so that \eqn{0.1 + 0.2}{0.1 + 0.2} fits in \eqn{0.3}{0.3}).
 #'
 #' **Compared with diffprivlib and OpenDP.** From diffprivlib's
 #' `BudgetAccountant` we took the accountant's vocabulary and behaviour: a
@@ -191,7 +193,9 @@ dp_check_budget <- function(budget, epsilon = NULL, mu = NULL) {
 #' @export
 format.riemdp_budget <- function(x, digits = 4, ...) {
   e <- x$entries
-  fmt <- function(v) ifelse(is.na(v), "-", trimws(formatC(v, digits = digits, format = "g")))
+  # spends rounded up, what remains rounded down: the print never states a
+  # smaller spend or a larger remainder than the stored numbers
+  fmt <- function(v, down = FALSE) ifelse(is.na(v), "-", format_guarantee(v, digits, down))
   head <- sprintf("<riemdp privacy budget> %d entr%s, accounted in %s", nrow(e),
                   if (nrow(e) == 1L) "y" else "ies", if (x$type == "epsilon") "epsilon-DP" else "mu-GDP")
   tab <- if (nrow(e) == 0L) "  (no releases yet)" else {
@@ -204,7 +208,7 @@ format.riemdp_budget <- function(x, digits = 4, ...) {
   c(head, tab,
     sprintf("Spent: %s = %s (%s)", unit, fmt(x$spent), x$composition),
     if (is.na(x$total)) "Total: none set" else
-      sprintf("Total: %s = %s; remaining: %s = %s", unit, fmt(x$total), unit, fmt(x$remaining)))
+      sprintf("Total: %s = %s; remaining: %s = %s", unit, fmt(x$total, down = TRUE), unit, fmt(x$remaining, down = TRUE)))
 }
 
 #' @rdname dp_budget
@@ -290,9 +294,14 @@ budget_type <- function(requested, entries) {
   if (all(entries$kind == "epsilon-DP")) "epsilon" else "mu"
 }
 
+# The composed total, rounded up (gdp_compose() rounds up too): n - 1
+# roundings of relative 2^-53 at most in a sum of n positive numbers.
 budget_spent <- function(type, entries) {
-  if (nrow(entries) == 0L) return(0)
-  if (type == "epsilon") sum(entries$epsilon) else gdp_compose(entries$mu)
+  n <- nrow(entries)
+  if (n == 0L) return(0)
+  if (type == "mu") return(gdp_compose(entries$mu))
+  s <- sum(entries$epsilon)
+  if (n > 1L) s * (1 + n * .Machine$double.eps) else s
 }
 
 # Add entry `e`; error (naming `arg`) when it cannot be accounted in the
@@ -307,7 +316,7 @@ budget_add <- function(b, e, arg, call) {
   if (!is.na(tot) && spent > tot * (1 + budget_rel_tol)) {
     before <- budget_spent(type, b$entries)
     abort(sprintf("`%s` would exceed the budget: %s = %s already spent, %s after this spend (%s), above `total` %s = %s; it was not recorded",
-                  arg, type, format(before, digits = 6), format(spent, digits = 6),
+                  arg, type, format_guarantee(before, 6), format_guarantee(spent, 6),
                   if (type == "epsilon") "basic composition" else "mu-GDP composition sqrt(sum mu^2)",
                   type, format(tot, digits = 6)), call)
   }
@@ -322,8 +331,9 @@ budget_refresh <- function(b) {
   b$type <- budget_type(b$requested, e)
   b$spent <- budget_spent(b$type, e)
   b$total <- b$total_value
+  # rounded down (what may still be spent)
   b$remaining <- if (is.na(b$total)) NA_real_ else if (b$type == "epsilon") max(0, b$total - b$spent) else
-    sqrt(max(0, b$total^2 - b$spent^2))
+    sqrt(max(0, b$total^2 - b$spent^2)) * (1 - 4 * .Machine$double.eps)
   has_eps <- any(e$kind == "epsilon-DP")
   b$composition <- if (b$type == "epsilon") "basic composition: sum of epsilons, Dwork & Roth 2014 Thm 3.16" else
     paste0("mu-GDP composition sqrt(sum mu^2), Dong, Roth & Su 2022 Cor. 3.3",
@@ -382,9 +392,10 @@ plot.riemdp_budget <- function(x, main = NULL, ...) {
   if (any(!is.finite(spend)))
     graphics::text(mids[!is.finite(spend)], top, "no privacy (Inf)", pos = 3, cex = 0.75, col = "firebrick")
   if (!is.na(x$total)) graphics::abline(h = x$total, lty = 2, lwd = 2, col = "firebrick")
-  graphics::mtext(sprintf("spent %s = %s%s", label, format(x$spent, digits = 4),
+  graphics::mtext(sprintf("spent %s = %s%s", label, format_guarantee(x$spent, 4),
                           if (is.na(x$total)) "; no total set"
-                          else sprintf(" of %s; remaining %s", format(x$total, digits = 4), format(x$remaining, digits = 4))),
+                          else sprintf(" of %s; remaining %s", format(x$total, digits = 4),
+                                       format_guarantee(x$remaining, 4, down = TRUE))),
                   side = 3, line = 0.3, cex = 0.8)
   graphics::legend("topleft", bty = "n", cex = 0.8,
                    legend = c("spent by each entry",

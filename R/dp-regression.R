@@ -329,7 +329,7 @@ regression_guarantee_sentence <- function(x) {
   mh <- release_sampler_sentence(x, "(centre, 0)")
   if (x$scheme == "joint")
     return(sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on (footpoint, shooting vector) with sigma = 2*Delta/epsilon = %s, Delta = %s (footpoint %s, shooting %s; n = %d, %s); %s; %s. %s",
-                   format(x$epsilon, digits = 4), format(x$sigma, digits = 4), format(x$sensitivity[["joint"]], digits = 4),
+                   format_guarantee(x$epsilon, 4), format(x$sigma, digits = 4), format(x$sensitivity[["joint"]], digits = 4),
                    format(x$sensitivity[["footpoint"]], digits = 4), format(x$sensitivity[["shooting"]], digits = 4),
                    x$n, src, dom, mh, implied_mu_sentence(x$epsilon)))
   sprintf("NOT a differential-privacy guarantee: the two-step scheme of Kulkarni & Soto (2025), App. A (epsilon = %s split %s / %s, sigma = Delta/epsilon = %s / %s, Delta from %s) samples the footpoint given the non-private fitted shooting vector, which changes with the data, so the footpoint step's bound does not hold, and sigma = Delta/epsilon ignores the data-dependent normalising constant; use scheme = \"joint\" for a guarantee; %s; %s.",
@@ -702,7 +702,7 @@ predictor_ranges <- function(x_range, names, call) {
 
 linear_guarantee_sentence <- function(x) {
   sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on the %d coefficients with sigma = 2*Delta/epsilon = %s, Delta = 2*tau*sqrt(1 + m)/n = %s (n = %d, tau = %s, m = %d); public domain: predictors in `x_range`, |fit at the lower corner| and |change across each range| <= beta_max = %s; %s. %s",
-          format(x$epsilon, digits = 4), x$m + 1L, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4),
+          format_guarantee(x$epsilon, 4), x$m + 1L, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4),
           x$n, format(x$tau, digits = 4), x$m, format(x$beta_max, digits = 4), release_sampler_sentence(x, "0"),
           implied_mu_sentence(x$epsilon))
 }

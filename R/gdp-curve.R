@@ -25,8 +25,8 @@
 #'   `target` (`NULL`, or a list with `mu`, `sigma` and the achieved `mu_achieved`)
 #'   and `call`. Methods `print()` and `plot()`.
 #' @seealso [gdp_mu()], [gdp_sigma()], [privacy_profile()].
-#' @references Jiang, Chen, Lin, Shi, Bertozzi (2023), Gaussian differential
-#'   privacy on Riemannian manifolds, Thm 4.1 and Fig. 1.
+#' @references Jiang, Chang, Liu, Ding, Kong and Jiang (2023), Gaussian
+#'   differential privacy on Riemannian manifolds, NeurIPS 2023, Thm 4.1 and Fig. 1.
 #' @examples
 #' curve <- gdp_mu_curve(manifold_sphere(2), sensitivity = 1, mu = 1)
 #' curve
@@ -82,11 +82,11 @@ format.riemdp_gdp_curve <- function(x, ...) {
   c(sprintf("<riemdp GDP curve> mu against sigma for the Riemannian Gaussian on %s, sensitivity Delta = %s, method \"%s\"",
             manifold_label(x$manifold), format(x$sensitivity, digits = 6), x$method),
     sprintf("  %d sigmas in [%s, %s]: mu from %s down to %s (Euclidean Delta/sigma: %s to %s)", k,
-            format(x$sigma[1L], digits = 4), format(x$sigma[k], digits = 4), format(x$mu[1L], digits = 4),
-            format(x$mu[k], digits = 4), format(x$euclidean[1L], digits = 4), format(x$euclidean[k], digits = 4)),
+            format(x$sigma[1L], digits = 4), format(x$sigma[k], digits = 4), format_guarantee(x$mu[1L], 4),
+            format_guarantee(x$mu[k], 4), format(x$euclidean[1L], digits = 4), format(x$euclidean[k], digits = 4)),
     if (!is.null(x$target))
       sprintf("  target mu = %s: sigma = %s (gdp_sigma(); achieved mu = %s)", format(x$target$mu, digits = 4),
-              format(x$target$sigma, digits = 6), format(x$target$mu_achieved, digits = 6)))
+              format(x$target$sigma, digits = 6), format_guarantee(x$target$mu_achieved, 6)))
 }
 
 #' @rdname gdp_mu_curve
@@ -99,7 +99,9 @@ print.riemdp_gdp_curve <- function(x, ...) {
   tab <- data.frame(sigma = x$sigma, mu = x$mu, euclidean = x$euclidean)
   if (any(!is.na(x$se))) tab$se <- x$se
   shown <- if (nrow(tab) > 10L) unique(round(seq(1, nrow(tab), length.out = 8))) else seq_len(nrow(tab))
-  print(format(tab[shown, , drop = FALSE], digits = 4), row.names = FALSE)
+  out <- format(tab[shown, , drop = FALSE], digits = 4)
+  out$mu <- format_guarantee(x$mu[shown], 4)  # rounded up
+  print(out, row.names = FALSE)
   if (length(shown) < nrow(tab)) cat(sprintf("  (%d of %d rows shown)\n", length(shown), nrow(tab)))
   invisible(x)
 }
@@ -110,8 +112,8 @@ print.riemdp_gdp_curve <- function(x, ...) {
 plot.riemdp_gdp_curve <- function(x, log = c("x", "xy"), ...) {
   call <- sys.call()
   log <- arg_match(log, c("x", "xy"), "log", call)
-  ok <- if (log == "xy") x$mu > 0 else rep(TRUE, length(x$mu))
-  ylim <- range(x$mu[ok], x$euclidean, if (log == "x") 0, x$target$mu)
+  ok <- is.finite(x$mu) & (if (log == "xy") x$mu > 0 else TRUE)
+  ylim <- range(x$mu[ok], x$euclidean, if (log == "x") 0, x$target$mu, finite = TRUE)
   dots <- named_dots(list(...))
   defaults <- list(xlim = range(x$sigma), ylim = ylim, log = log, xlab = "sigma (log scale)",
                    ylab = if (log == "xy") "mu (log scale)" else "mu", las = 1,

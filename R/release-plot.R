@@ -105,8 +105,8 @@ named_dots <- function(dots) dots[nzchar(names(dots) %||% rep("", length(dots)))
 
 release_subtitle <- function(x) {
   budget <- if (identical(x$guarantee, "mu-GDP"))
-    sprintf("mu = %s", if (is.na(x$mu)) "not computed" else format(x$mu, digits = 3))
-  else sprintf("epsilon = %s", format(x$epsilon, digits = 3))
+    sprintf("mu = %s", if (is.na(x$mu)) "not computed" else format_guarantee(x$mu, 3))
+  else sprintf("epsilon = %s", format_guarantee(x$epsilon, 3))
   mech <- switch(x$mechanism, laplace = "Laplace", kng = "KNG", gaussian = "Gaussian", x$mechanism)
   sprintf("%s, %s; sigma = %s, n = %d, radius %s", mech, budget, format(x$sigma, digits = 3), x$n,
           format(x$radius, digits = 3))
@@ -530,7 +530,7 @@ plot.riemdp_linear_release <- function(x, data = NULL, main = NULL, ...) {
   obs <- if (!is.null(data)) linear_release_data(x, data, call, parent.frame())
   ls_theta <- if (!is.null(obs)) to_unit(obs$ls)
   ctx <- list(main = main %||% sprintf("Private linear regression (n = %d)", x$n), dots = named_dots(list(...)),
-              subtitle = sprintf("epsilon = %s, n = %d, tau = %s, beta_max = %s", format(x$epsilon, digits = 3), x$n,
+              subtitle = sprintf("epsilon = %s, n = %d, tau = %s, beta_max = %s", format_guarantee(x$epsilon, 3), x$n,
                                  format(x$tau, digits = 3), format(x$beta_max, digits = 3)))
   panels <- if (m == 1L || !is.null(obs)) 2L else 1L
   old_par <- graphics::par(no.readonly = TRUE)[c("mfrow", "oma", "mar", "mgp")]

@@ -381,8 +381,8 @@ guarantee_sentence <- function(x) {
   if (x$mechanism == "gaussian") {
     mu <- x$mu %||% NA_real_
     how <- if (is.infinite(mu)) "Inf (no finite mu is computable at this sigma: the laws at two footprints Delta apart are numerically disjoint; no privacy is claimed)"
-           else if (x$manifold$type == "euclidean") sprintf("Delta/sigma = %s", format(mu, digits = 4))
-           else sprintf("%s (gdp_mu(), Jiang et al. 2023 Thm 4.1%s)", format(mu, digits = 4),
+           else if (x$manifold$type == "euclidean") sprintf("Delta/sigma = %s", format_guarantee(mu, 4))
+           else sprintf("%s (gdp_mu(), Jiang et al. 2023 Thm 4.1%s)", format_guarantee(mu, 4),
                         if (x$sensitivity > pi && x$manifold$type == "sphere") ", with Delta capped at pi, the sphere's diameter" else "")
     return(sprintf("%s: Riemannian Gaussian mechanism with sigma = %s and sensitivity Delta = %s (n = %d, radius %s; Reimherr et al. 2021 Thm 2, Jiang et al. 2023 Thm 3.2)%s; %s.",
                    if (is.na(mu)) "mu-GDP" else sprintf("mu-GDP with mu = %s", how),
@@ -393,7 +393,7 @@ guarantee_sentence <- function(x) {
   mech <- if (x$mechanism == "laplace") "Riemannian Laplace mechanism" else "K-norm gradient mechanism"
   factor <- if (x$normalizer == "conservative") "2*Delta/epsilon" else "Delta/epsilon (footprint-free normaliser)"
   sprintf("%s-DP (pure epsilon-DP): %s with sigma = %s = %s, sensitivity Delta = %s from n = %d and radius %s (%s); %s. %s",
-          format(x$epsilon, digits = 4), mech, factor, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4),
+          format_guarantee(x$epsilon, 4), mech, factor, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4),
           x$n, format(x$radius, digits = 4),
           if (x$mechanism == "laplace") "Reimherr et al. 2021 Thm 1-2" else "gradient sensitivity, Reimherr et al. 2021 suppl. Lemma 1",
           sampler, implied_mu_sentence(x$epsilon))
@@ -402,7 +402,7 @@ guarantee_sentence <- function(x) {
 # The mu-GDP that a pure epsilon-DP release implies (Dong et al. 2022), for
 # budgets kept in mu.
 implied_mu_sentence <- function(epsilon) {
-  sprintf("It is also %s-GDP (gdp_from_dp(epsilon)).", format(gdp_from_dp(epsilon), digits = 4))
+  sprintf("It is also %s-GDP (gdp_from_dp(epsilon)).", format_guarantee(gdp_from_dp(epsilon), 4))
 }
 
 #' @export

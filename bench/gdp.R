@@ -1,5 +1,5 @@
-## Benchmark: Gaussian differential privacy accounting (paper 004, Jiang et
-## al. 2023) -- issue 9, "Vignette and speed".
+## Benchmark: Gaussian differential privacy accounting (Jiang, Chang, Liu,
+## Ding, Kong and Jiang 2023) -- issue 9, "Vignette and speed".
 ##
 ## Run from the package root with the package installed:
 ##     Rscript bench/gdp.R
@@ -27,8 +27,8 @@
 ##         as colSums(outer(d, 2 sigma^2 eps, ">=")) (n x n_eps per replicate),
 ##         as the pseudo-code states them. The speed target (>= 100x) is
 ##         measured against this version.
-##       "MH + sort": the draws by the Metropolis-Hastings chain of paper 004
-##         Sec. 4.1 (exponentially wrapped Gaussian proposal with sd sigma,
+##       "MH + sort": the draws by the Metropolis-Hastings chain of Jiang et
+##         al. (2023), Sec. 4.1 (exponentially wrapped Gaussian proposal with sd sigma,
 ##         one chain of 1000 burn-in + n steps per replicate and footprint, an
 ##         R loop over steps). This is what a user following the paper's
 ##         Sec. 4.1 writes; timed once (it is slow).
@@ -139,7 +139,7 @@ pr_rgauss_s2 <- function(n, eta, sigma) {
   cos(r) * matrix(eta, n, 3L, byrow = TRUE) + sin(r) * u
 }
 
-## Paper 004 Sec. 4.1: random-walk Metropolis-Hastings with the exponentially
+## Jiang et al. (2023), Sec. 4.1: random-walk Metropolis-Hastings with the exponentially
 ## wrapped Gaussian proposal y = Exp_x(v), v ~ N(0, s^2 I) on T_x S^2 (an
 ## ambient N(0, s^2 I) vector projected onto T_x), rejected if |v| >= pi;
 ## accept with probability min(1, p(y)/p(x)) (the proposal is symmetric).
@@ -172,7 +172,7 @@ pr_rgauss_s2_mh <- function(n, eta, sigma, s = sigma, burn_in = 1000L) {
 
 pr_dist_s2 <- function(p, Y) acos(pmin(1, pmax(-1, drop(Y %*% p))))
 
-## Algorithm 2 (paper 004), steps 1-10, on S^2: eta = (1, 0, 0),
+## Algorithm 2 (Jiang et al. 2023), steps 1-10, on S^2: eta = (1, 0, 0),
 ## eta' = (cos Delta, sin Delta, 0) (the pair of its Appendix A.6); for each
 ## j = 1..m, n draws about eta and n about eta', d_ij = d(eta', y)^2 -
 ## d(eta, y)^2, and on the grid eps = k, 2k, ..., n_eps k (k = eps_max/n_eps)

@@ -524,6 +524,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// gdp_div_up_cpp
+Rcpp::NumericVector gdp_div_up_cpp(Rcpp::NumericVector a, Rcpp::NumericVector b);
+RcppExport SEXP _riemdp_gdp_div_up_cpp(SEXP aSEXP, SEXP bSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type a(aSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type b(bSEXP);
+    rcpp_result_gen = Rcpp::wrap(gdp_div_up_cpp(a, b));
+    return rcpp_result_gen;
+END_RCPP
+}
 // gdp_mu_from_delta_cpp
 Rcpp::NumericVector gdp_mu_from_delta_cpp(Rcpp::NumericVector eps, Rcpp::NumericVector l, double tol);
 RcppExport SEXP _riemdp_gdp_mu_from_delta_cpp(SEXP epsSEXP, SEXP lSEXP, SEXP tolSEXP) {
@@ -729,6 +740,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_priv_regression_sensitivity", (DL_FUNC) &_riemdp_priv_regression_sensitivity, 5},
     {"_riemdp_gdp_eps_max_cpp", (DL_FUNC) &_riemdp_gdp_eps_max_cpp, 5},
     {"_riemdp_gdp_delta_cpp", (DL_FUNC) &_riemdp_gdp_delta_cpp, 2},
+    {"_riemdp_gdp_div_up_cpp", (DL_FUNC) &_riemdp_gdp_div_up_cpp, 2},
     {"_riemdp_gdp_mu_from_delta_cpp", (DL_FUNC) &_riemdp_gdp_mu_from_delta_cpp, 3},
     {"_riemdp_gdp_det_cpp", (DL_FUNC) &_riemdp_gdp_det_cpp, 10},
     {"_riemdp_gdp_mc_cpp", (DL_FUNC) &_riemdp_gdp_mc_cpp, 13},

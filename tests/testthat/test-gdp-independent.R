@@ -25,8 +25,9 @@ test_that("gdp_mu on sphere(2) equals mu from the total variation by nested inte
   for (cs in list(c(0.5, 1), c(1, 1), c(2, 1), c(0.7, 2))) {
     ref <- tv_mu_sphere2(cs[1], cs[2])
     g <- gdp_mu(S2, cs[1], cs[2])
-    expect_equal(as.double(g), ref, tolerance = 1e-7, label = sprintf("sigma %g, Delta %g", cs[1], cs[2]))
-    expect_gte(as.double(g), ref * (1 - 1e-9))   # rounded up, never down
+    # the reported mu is raised by its stated accuracy (issue 19)
+    expect_equal(as.double(g) / (1 + g$accuracy), ref, tolerance = 1e-7, label = sprintf("sigma %g, Delta %g", cs[1], cs[2]))
+    expect_gte(as.double(g), ref)   # rounded up, never down
     expect_lt(g$epsilon_sup, 1e-3)
   }
   # the check can fail: a wrong Delta is far off
@@ -39,6 +40,7 @@ test_that("gdp_mu never reports 0 or an overflowed mu as a number", {
   for (s in c(1e200, 1e300)) expect_gt(as.double(gdp_mu(S2, s, 1)), 0)
   expect_error_mentions(gdp_mu(H2, 1, 800), c("`sensitivity`", "700"))
   expect_error_mentions(gdp_mu(H2, 1, 1e300), "`sensitivity`")
-  expect_equal(as.double(gdp_mu(H2, 1, 700)), 700, tolerance = 0.01)
+  # no finite mu is computable for this pair (issue 19): Inf, at least never below Delta/sigma
+  expect_gte(as.double(gdp_mu(H2, 1, 700)), 700)
   expect_equal(as.double(gdp_mu(manifold_hyperbolic(1), 1, 800)), 800)
 })

@@ -83,8 +83,9 @@ test_that("euclidean: closed_form, quadrature and monte_carlo give Delta/sigma; 
     M <- manifold_euclidean(d)
     expect_equal(gdp_mu(M, s, 0.7)$mu, 0.7 / s)
     q <- gdp_mu(M, s, 0.7, method = "quadrature")
-    expect_equal(q$mu, 0.7 / s, tolerance = 1e-6)
-    expect_lte(q$mu, 0.7 / s * (1 + 1e-6))
+    expect_equal(q$mu, 0.7 / s, tolerance = 2e-6)
+    expect_gte(q$mu, 0.7 / s)                     # rounded up by its accuracy
+    expect_lte(q$mu, 0.7 / s * (1 + 2e-6))
   }
   set.seed(13)
   mc <- gdp_mu(manifold_euclidean(2), 1, 1, method = "monte_carlo")
@@ -217,7 +218,9 @@ test_that("bad input gives clear errors", {
   expect_error(gdp_control(tol = 0), "`tol`")
   expect_error(gdp_control(nn = 5), "unknown setting `nn`")
   expect_error(gdp_control(epsilon_max = -1), "`epsilon_max`")
-  expect_error(gdp_mu(S2, 0.05, 3), "larger sigma")
+  # nearly disjoint laws: the Euclidean asymptote, rounded up (issue 19)
+  expect_gte(gdp_mu(S2, 0.05, 3)$mu, 60)
+  expect_lte(gdp_mu(S2, 0.05, 3)$mu, 60 * (1 + 1e-9))
   expect_error(privacy_profile(S2, 1, 1, epsilon = -1), "`epsilon`")
 })
 

@@ -95,7 +95,11 @@ test_that("a sphere release whose Delta exceeds the diameter reports mu at Delta
 
 test_that("a Gaussian release at a sigma with no computable mu claims none", {
   X <- ball_data(20, 11)
+  # a near-exact release: the Euclidean asymptote Delta/sigma, rounded up (issue 19)
   rel <- dp_frechet_mean(S2, X, radius = pi / 8, center = north, mechanism = "gaussian", sigma = 1e-300)
+  expect_gte(rel$mu, rel$sensitivity / 1e-300)
+  # where that overflows: Inf
+  rel <- dp_frechet_mean(S2, X, radius = pi / 8, center = north, mechanism = "gaussian", sigma = 1e-310)
   expect_identical(rel$mu, Inf)
   expect_match(paste(capture.output(print(rel)), collapse = " "), "no privacy is claimed")
 })

@@ -1,7 +1,7 @@
 ## Simulations behind vignettes/gdp.Rmd: a reproduction of Fig. 1 of Jiang,
-## Chen, Ding, Reimherr (2023), "Gaussian differential privacy on Riemannian
-## manifolds" (paper 004: Sec. 4.2 and Sec. 5.2, Appendix A.6), with the
-## package's corrected estimators beside the paper's.
+## Chang, Liu, Ding, Kong and Jiang (2023), "Gaussian differential privacy on
+## Riemannian manifolds" (NeurIPS 2023: Sec. 4.2 and Sec. 5.2, Appendix A.6),
+## with the package's corrected estimators beside the paper's.
 ##
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/gdp.R

@@ -1,5 +1,5 @@
-// Gaussian differential privacy accounting (paper 004, Jiang et al. 2023;
-// DESIGN §6): delta_mu(eps) of Def. 3.1 and its inversion, and the privacy
+// Gaussian differential privacy accounting (Jiang, Chang, Liu, Ding, Kong &
+// Jiang 2023; DESIGN §6): delta_mu(eps) of Def. 3.1 and its inversion, and the privacy
 // profile l(eps) of the Riemannian Gaussian (Thm 3.2 / 4.1) on spaces of
 // constant curvature by closed form on S^1 (Cor. 3.2.1, corrected),
 // deterministic quadrature, and Monte Carlo (Algorithm 2 and the
@@ -51,6 +51,15 @@ inline double mills(double z) {
     if (std::abs(dl - 1.0) < 1e-16) break;
   }
   return 1.0 / f;
+}
+
+// Phi(u) - Phi(v), u >= v, without the cancellation of two values near 1/2
+// (erf is relatively accurate near 0) or near 1 (upper tails).
+inline double Phi_diff(double u, double v) {
+  if (std::abs(u) < 1.0 && std::abs(v) < 1.0) return 0.5 * (std::erf(u / sqrt2) - std::erf(v / sqrt2));
+  if (u <= 0.0) return Phi(u) - Phi(v);
+  if (v >= 0.0) return Phi(-v) - Phi(-u);
+  return 1.0 - Phi(-u) - Phi(v);
 }
 
 // log Phi(x) without underflow (x down to -1e150) or cancellation.
@@ -112,11 +121,12 @@ inline double delta_tail_integral(double z0, double mu) {
   return 0.5 * h * sum;
 }
 
-// delta_mu(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) (004 Def. 3.1).
-// The second term as exp(eps + log Phi) (no overflow); where the difference
-// cancels (z0 = eps/mu - mu/2 >> mu) the change-of-measure form
-// delta = phi(z0) * int_0^inf e^{-z0 s - s^2/2} (1 - e^{-mu s}) ds
-// (the Gaussian privacy loss, a positive integrand). eps = 0: erf(mu/(2 sqrt 2)).
+// delta_mu(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) (Jiang et
+// al. 2023, Def. 3.1). The second term as exp(eps + log Phi) (no overflow);
+// where the difference cancels (z0 = eps/mu - mu/2 >> mu, or mu tiny) the
+// change-of-measure form delta = phi(z0) * int_0^inf e^{-z0 s - s^2/2} (1 - e^{-mu s}) ds
+// (the Gaussian privacy loss, a positive integrand; its range covers z0 > -1).
+// eps = 0: erf(mu/(2 sqrt 2)).
 inline double delta(double eps, double mu) {
   if (std::isinf(mu)) return std::isinf(eps) ? std::numeric_limits<double>::quiet_NaN() : 1.0;
   if (std::isinf(eps)) return 0.0;
@@ -126,7 +136,7 @@ inline double delta(double eps, double mu) {
   const double p = Phi(-z0);
   const double q = std::exp(eps + log_Phi(-z0 - mu));
   const double d = p - q;
-  if (z0 <= 0.0 || d >= 1e-2 * p) return d > 0.0 ? d : 0.0;
+  if (z0 <= -1.0 || d >= 1e-2 * p) return d > 0.0 ? d : 0.0;
   const double v = phi(z0) * delta_tail_integral(z0, mu);
   return v > 0.0 ? v : 0.0;
 }
@@ -181,6 +191,27 @@ inline double mu_from_delta(double eps, double l, double rtol) {
   return hi;
 }
 
+// ---------------------------------------------------------------- safe-side rounding
+
+inline double next_up(double x) { return std::nextafter(x, inf()); }
+
+// x raised by k relative units of 2^-52 and one ulp: at or above the exact
+// value of a computation with at most k roundings that gave x.
+inline double bump_up(double x, int k = 4) { return next_up(x * (1.0 + k * 0x1p-52)); }
+
+// a / b rounded up (a, b > 0): the rounded quotient, or the next double when
+// the exact residual q b - a (fma, with b scaled into [1/2, 1) by a power of
+// 2) shows it below a / b; one step up where the residual could underflow.
+inline double div_up(double a, double b) {
+  int eb;
+  std::frexp(b, &eb);
+  const double as = std::ldexp(a, -eb), bs = std::ldexp(b, -eb);
+  const double q = as / bs;
+  if (std::isinf(q)) return q;
+  if (!(q >= 0x1p-960) || !(as >= 0x1p-1000)) return next_up(a / b);
+  return std::fma(q, bs, -as) < 0.0 ? next_up(q) : q;
+}
+
 // ---------------------------------------------------------------- S^1, Cor. 3.2.1
 
 // Corrected S^1 profile (DESIGN §6), eta1 = -Delta/2, eta2 = Delta/2:
@@ -189,18 +220,27 @@ inline double mu_from_delta(double eps, double l, double rtol) {
 // a = sigma eps/(2 pi - Delta), C = 2 Phi(x3) - 1; zero beyond
 // eps = Delta (2 pi - Delta)/(2 sigma^2). The Euclidean part
 // Phi(x2-x1) - e^eps Phi(-x1-x2) is delta_{Delta/sigma}(eps), evaluated stably.
+// For sigma > pi (every Phi near 1/2, l ~ Delta/sigma^2, eps < 1) W is summed
+// as [Phi(x2-x3+a) - Phi(-x3)] + e^eps [Phi(x2-x3-a) - Phi(-x3)] - expm1(eps) Phi(-x3).
 inline double s1_profile_corrected(double eps, double sigma, double Delta) {
-  const double evan = Delta * (2.0 * num::pi - Delta) / (2.0 * sigma * sigma);
+  const double evan = Delta / sigma * ((2.0 * num::pi - Delta) / sigma) * 0.5;
   if (!(eps < evan)) return 0.0;
   const double x2 = Delta / (2.0 * sigma), x3 = num::pi / sigma, a = sigma * eps / (2.0 * num::pi - Delta);
   const double C = std::erf(x3 / sqrt2);
   const double E = delta(eps, Delta / sigma);
-  const double W = Phi(x2 - x3 + a) + std::exp(eps + log_Phi(x2 - x3 - a)) - 2.0 * std::exp(eps + log_Phi(-x3));
+  double W;
+  if (x3 > 1.0) {
+    W = Phi(x2 - x3 + a) + std::exp(eps + log_Phi(x2 - x3 - a)) - 2.0 * std::exp(eps + log_Phi(-x3));
+  } else {
+    const double ee = std::exp(eps);
+    W = Phi_diff(x2 - x3 + a, -x3) +
+        (x2 >= a ? ee * Phi_diff(x2 - x3 - a, -x3) : -ee * Phi_diff(-x3, x2 - x3 - a)) - std::expm1(eps) * Phi(-x3);
+  }
   const double l = (E - W) / C;
   return l > 0.0 ? l : 0.0;
 }
 
-// Cor. 3.2.1 exactly as printed in paper 004 (its set A is wrong for eps > 0,
+// Cor. 3.2.1 exactly as printed in Jiang et al. (2023) (its set A is wrong for eps > 0,
 // DESIGN §6); kept to reproduce the paper's Fig. 1.
 inline double s1_profile_paper(double eps, double sigma, double Delta) {
   const double x1 = sigma * eps / Delta, x2 = Delta / (2.0 * sigma), x3 = num::pi / sigma;
@@ -252,11 +292,19 @@ struct PairGeometry {
   // overflows: there d2 - r from the exact identity
   // e^{d2-r}(1 + e^{-2 d2}) = e^-Delta + e^{Delta-2r} + 2 sinh(Delta) sin^2(phi/2) (1 - e^{-2r}).
   static constexpr double far_r = 20.0;
+  // That first value dd0 loses a tiny Delta next to e^{-2r}: refined by the
+  // excess() identity divided by e^r/2 (no cancellation),
+  // sinh(dd/2) = [2 (1 + e^{-2r}) sinh^2(Delta/2) - (1 - e^{-2r}) sinh(Delta) cos phi] / [2 (e^{dd0/2} - e^{-2r-dd0/2})].
   double far_excess(double r, double sh2) const {
     const double e2r = std::exp(-2.0 * r);
-    const double A = std::exp(-Delta) + std::exp(Delta - 2.0 * r) + 2.0 * std::sinh(Delta) * sh2 * (1.0 - e2r);
-    const double dd = std::log(A);
-    return dd - std::log1p(std::exp(-2.0 * (r + dd)));
+    const double Am1 = std::expm1(-Delta) + std::exp(Delta - 2.0 * r) + 2.0 * std::sinh(Delta) * sh2 * (1.0 - e2r);
+    double dd = std::log1p(Am1);
+    dd -= std::log1p(std::exp(-2.0 * (r + dd)));
+    const double shh = std::sinh(0.5 * Delta);
+    const double num = 2.0 * (1.0 + e2r) * shh * shh - (1.0 - e2r) * sD_ * (1.0 - 2.0 * sh2);
+    const double den = 2.0 * (std::exp(0.5 * dd) - std::exp(-2.0 * r - 0.5 * dd));
+    if (den > 0.0 && std::isfinite(num) && std::isfinite(den)) dd = 2.0 * std::asinh(num / den);
+    return dd;
   }
   // dist(eta2, y) from (r, sin^2(phi/2), cos^2(phi/2)).
   double d2(double r, double sh2, double ch2) const {
@@ -274,14 +322,33 @@ struct PairGeometry {
     if (kappa < 0) return 2.0 * std::asinh(std::sqrt(std::max(hv, 0.0)));
     return 2.0 * std::sqrt(std::max(hv, 0.0));
   }
-  // privacy loss L = (d2^2 - r^2)/(2 sigma^2)
+  // privacy loss L = (d2^2 - r^2)/(2 sigma^2); on R^d Delta (Delta - 2 r cos phi)/(2 sigma^2)
+  // (d2 - r loses Delta when r >> Delta)
   double loss(double r, double sh2, double ch2) const {
+    if (kappa == 0) return Delta / sigma * ((Delta - 2.0 * r * (ch2 - sh2)) / sigma) * 0.5;
     if (kappa < 0 && r > far_r) {
       const double dd = far_excess(r, sh2);
       return dd / sigma * ((2.0 * r + dd) / sigma) * 0.5;
     }
     const double e = d2(r, sh2, ch2);
-    return (e - r) / sigma * ((e + r) / sigma) * 0.5;
+    return excess(r, e, sh2, ch2) / sigma * ((e + r) / sigma) * 0.5;
+  }
+  // d2 - r without cancellation (r >> Delta, or both tiny): from
+  // cos r - cos d2 = 2 sin((d2+r)/2) sin((d2-r)/2) = 2 cos r sin^2(Delta/2) - sin r sin(Delta) cos phi
+  // (cosh d2 - cosh r and sinh on H^d); e - r where that cannot be evaluated.
+  double excess(double r, double e, double sh2, double ch2) const {
+    const double cphi = ch2 - sh2;
+    if (kappa > 0) {
+      const double num = 2.0 * std::cos(r) * sh_ * sh_ - std::sin(r) * sD_ * cphi;
+      const double den = 2.0 * std::sin(0.5 * (e + r));
+      if (den > 1e-300 && std::isfinite(num)) return 2.0 * std::asin(std::max(-1.0, std::min(1.0, num / den)));
+    } else {
+      const double shh = std::sinh(0.5 * Delta);
+      const double num = 2.0 * std::cosh(r) * shh * shh - std::sinh(r) * sD_ * cphi;
+      const double den = 2.0 * std::sinh(0.5 * (e + r));
+      if (den > 1e-300 && std::isfinite(num) && std::isfinite(den)) return 2.0 * std::asinh(num / den);
+    }
+    return e - r;
   }
   // sin^2(phi*/2) at which L(r, phi*) = eps (L increases in phi): < 0 means
   // every phi is in A, > 1 none. Uses S(a)^2 - S(b)^2 = S(a-b) S(a+b) (sin,
@@ -293,7 +360,8 @@ struct PairGeometry {
       // invert far_excess: e^{dd}(1 + e^{-2D}) = e^-Delta + e^{Delta-2r} + 2 sinh(Delta) t (1 - e^{-2r})
       const double dd = 2.0 * sigma * sigma * eps / (D + r);
       const double e2r = std::exp(-2.0 * r);
-      return (std::exp(dd) * (1.0 + std::exp(-2.0 * D)) - std::exp(-Delta) - std::exp(Delta - 2.0 * r)) /
+      // e^{dd - 2D} - e^{Delta - 2r} = e^{-2r} (expm1(-dd) - expm1(Delta)), D = r + dd
+      return (std::expm1(dd) - std::expm1(-Delta) + e2r * (std::expm1(-dd) - std::expm1(Delta))) /
              (2.0 * std::sinh(Delta) * (1.0 - e2r));
     }
     const double b2 = std::abs(r - Delta);
@@ -344,6 +412,9 @@ class QuadratureProfile {
 
   double r_lo() const { return ra_; }
   double r_hi() const { return rb_; }
+  int orders_r() const { return nr_; }
+  int orders_phi() const { return nphi_; }
+  int orders_panels() const { return panels_; }
   const PairGeometry& geometry() const { return G_; }
 
   // Largest loss on the radial window: l vanishes beyond it (sphere:
@@ -472,25 +543,58 @@ class QuadratureProfile {
 
 // ---------------------------------------------------------------- Monte Carlo losses
 
+// Sorts v ascending and can be interrupted (std::sort cannot): runs of 2^15
+// sorted by std::sort, then merged bottom-up through buf (resized to
+// v.size(); its capacity is kept), with an interrupt check every 4096 moves.
+inline void sort_interruptible(std::vector<double>& v, std::vector<double>& buf) {
+  const std::size_t n = v.size(), run = std::size_t(1) << 15;
+  InterruptPoller poll;
+  for (std::size_t a = 0; a < n; a += run) {
+    poll();
+    std::sort(v.begin() + a, v.begin() + std::min(n, a + run));
+  }
+  if (n <= run) return;
+  buf.resize(n);
+  double *src = v.data(), *dst = buf.data();
+  for (std::size_t w = run; w < n; w *= 2) {
+    for (std::size_t a = 0; a < n; a += 2 * w) {
+      const std::size_t mid = std::min(n, a + w), b = std::min(n, a + 2 * w);
+      std::size_t i = a, j = mid, k = a;
+      while (k < b) {
+        poll();
+        const std::size_t stop = std::min(b, k + 4096);
+        while (k < stop) dst[k++] = (j >= b || (i < mid && src[i] <= src[j])) ? src[i++] : src[j++];
+      }
+    }
+    std::swap(src, dst);
+  }
+  if (src != v.data()) v.swap(buf);
+}
+
 // Empirical profile of n sorted privacy losses: l(eps) = mean((1 - e^{eps-L_i})_+)
 // read off the sorted array. With L ascending and k the first index with
 // L_k >= eps, sum_{i>=k} (1 - e^{eps - L_i}) = T_k + (1 - e^{eps - L_k}) S_k,
 // S_k = sum_{i>=k} e^{L_k - L_i}, T_k = sum_{i>=k} (1 - e^{L_k - L_i}), both
 // built backwards from non-negative terms: no overflow, no cancellation.
+// Memory: the losses, S and T (3 n doubles; S is the sort's buffer first).
 class EmpiricalProfile {
  public:
   explicit EmpiricalProfile(std::vector<double> L) : L_(std::move(L)) {
-    std::sort(L_.begin(), L_.end());
     const std::size_t n = L_.size();
+    S_.reserve(n + 1);
+    sort_interruptible(L_, S_);
     S_.assign(n + 1, 0.0);
     T_.assign(n + 1, 0.0);
     if (n == 0) return;
     S_[n - 1] = 1.0;
     T_[n - 1] = 0.0;
+    InterruptPoller poll;
     for (std::size_t k = n - 1; k-- > 0;) {
-      const double e = std::exp(L_[k] - L_[k + 1]);  // <= 1
+      poll();
+      const double g = L_[k] - L_[k + 1];           // <= 0
+      const double e = g == g ? std::exp(g) : 1.0;  // inf - inf: equal losses
       S_[k] = 1.0 + e * S_[k + 1];
-      T_[k] = T_[k + 1] + -std::expm1(L_[k] - L_[k + 1]) * S_[k + 1];
+      T_[k] = T_[k + 1] + (g == g ? -std::expm1(g) : 0.0) * S_[k + 1];
     }
   }
   std::size_t size() const { return L_.size(); }
@@ -508,7 +612,9 @@ class EmpiricalProfile {
   double se(double eps) const {
     const std::size_t k = first_at_least(eps), n = L_.size();
     double s1 = 0.0, s2 = 0.0;
+    InterruptPoller poll;
     for (std::size_t i = k; i < n; ++i) {
+      poll();
       const double h = -std::expm1(eps - L_[i]);
       s1 += h;
       s2 += h * h;
@@ -527,18 +633,21 @@ class EmpiricalProfile {
 };
 
 // Survival counts of n losses on the uniform grid eps_j = eps_max j / K,
-// j = 1..K (004 Algorithm 2 reads frequencies there only): #{L_i >= eps_j}
-// by one bucket pass, O(n + K), with exactly the counts (and the ">=") of a
-// sort. Other eps are counted off a sorted copy or by a scan.
+// j = 1..K (Jiang et al. 2023, Algorithm 2, reads frequencies there only),
+// and at the given eps_eval: #{L_i >= eps} by bucket passes, O(n + K) and
+// O(n log m) for m eps_eval, with exactly the counts (and the ">=") of a
+// sort; the losses are not kept.
 class GridSurvival {
  public:
-  GridSurvival(std::vector<double> L, double eps_max, int K, bool keep_sorted)
-      : L_(std::move(L)), eps_max_(eps_max), K_(K), grid_(K + 1), count_(K + 2, 0) {
+  GridSurvival(std::vector<double> L, double eps_max, int K, const std::vector<double>& eps_eval)
+      : n_(L.size()), grid_(K + 1), count_(K + 2, 0), eval_(eps_eval.size(), 0) {
     for (int j = 0; j <= K; ++j) grid_[j] = eps_max * j / K;
     // bucket b(L) = #{j >= 1 : eps_j <= L}: a guess from L K / eps_max, then
     // corrected against the grid values themselves (rounding at the ends)
     const double scale = K / eps_max;
-    for (double v : L_) {
+    InterruptPoller poll;
+    for (double v : L) {
+      poll();
       const double t = v * scale;
       int b = t > 0.0 ? (t < K ? static_cast<int>(t) : K) : 0;
       while (b < K && grid_[b + 1] <= v) ++b;
@@ -546,32 +655,36 @@ class GridSurvival {
       ++count_[b];
     }
     for (int b = K; b-- > 0;) count_[b] += count_[b + 1];  // count_[j] = #{L >= eps_j}, j >= 1
-    if (keep_sorted) std::sort(L_.begin(), L_.end());
-    sorted_ = keep_sorted;
+    if (eps_eval.empty()) return;
+    // the same at eps_eval: bucket c(L) = #{sorted eps_eval <= L}
+    const std::size_t m = eps_eval.size();
+    std::vector<std::size_t> order(m);
+    for (std::size_t i = 0; i < m; ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return eps_eval[a] < eps_eval[b]; });
+    std::vector<double> sorted(m);
+    for (std::size_t i = 0; i < m; ++i) sorted[i] = eps_eval[order[i]];
+    std::vector<long> c(m + 1, 0);
+    for (double v : L) {
+      poll();
+      ++c[std::upper_bound(sorted.begin(), sorted.end(), v) - sorted.begin()];
+    }
+    long above = 0;  // #{L : c(L) > i} = #{L >= sorted[i]}
+    for (std::size_t i = m; i-- > 0;) {
+      above += c[i + 1];
+      eval_[order[i]] = above;
+    }
   }
   // eps_j of the grid (j = 1..K), as the caller's grid computes it
   double grid(int j) const { return grid_[j]; }
   // Fraction with L >= eps_j.
-  double at(int j) const { return static_cast<double>(count_[j]) / static_cast<double>(L_.size()); }
-  // Fraction with L >= eps, any eps.
-  double survival(double eps) const {
-    std::size_t c;
-    if (sorted_) {
-      c = L_.end() - std::lower_bound(L_.begin(), L_.end(), eps);
-    } else {
-      c = 0;
-      for (double v : L_) c += v >= eps;
-    }
-    return static_cast<double>(c) / static_cast<double>(L_.size());
-  }
+  double at(int j) const { return static_cast<double>(count_[j]) / static_cast<double>(n_); }
+  // Fraction with L >= eps_eval[i].
+  double eval_at(std::size_t i) const { return static_cast<double>(eval_[i]) / static_cast<double>(n_); }
 
  private:
-  std::vector<double> L_;
-  double eps_max_;
-  int K_;
+  std::size_t n_;
   std::vector<double> grid_;
-  std::vector<long> count_;
-  bool sorted_ = false;
+  std::vector<long> count_, eval_;
 };
 
 // The direction's part of the loss: (sin^2(phi/2), cos^2(phi/2)) for phi the
@@ -821,6 +934,99 @@ SupResult sup_refined(F f, const std::vector<double>& grid, int iters) {
     if (s.mu > best.mu) best = s;
   }
   return best;
+}
+
+// ---------------------------------------------------------------- sigma beyond the numerical range
+
+// The profile is evaluated numerically only for sigma in [lo, hi] (DESIGN §6).
+// Outside, mu comes from the numerical mu at lo or hi (rounded up by its
+// accuracy), as an upper bound:
+// * sigma < lo = Delta/6 (mu0 = Delta/sigma > 6): the laws become nearly
+//   disjoint (l(0) rounds to 1 from mu0 ~ 16 on) and the pair nearly
+//   Euclidean: mu = Delta/sigma + c sigma/Delta + o(sigma), c <= 0 on S^d and
+//   R^d, c > 0 on H^d and shrinking as sigma decreases (checked numerically).
+//   Bound: max(mu(lo), Delta/sigma + c_lo sigma/Delta), c_lo = max(0, 6 (mu(lo) - 6))
+//   (equal to mu(lo) at lo; the max keeps it non-increasing in sigma).
+// * sigma > hi: mu(sigma) <= mu(hi) (hi/sigma)^p with p = 2 on S^d (mu sigma^2
+//   increases to its limit), 0 on H^d (mu decreases to a positive limit), 1
+//   on R^d (mu = Delta/sigma). hi = 1e4 on S^d and 1e8 Delta on R^d. On H^d
+//   the law sits near distance (d-1) sigma^2 and mu is within about 1e-5 of
+//   its limit once (d-1) sigma^2 > 20 (Delta <= 10; checked numerically):
+//   hi = max(sqrt(20 max(1, Delta/10) / (d-1)), 2 lo), beyond which the
+//   profile would add rounding noise to a nearly constant mu.
+// Inside [lo, hi] the reported mu is at least the one at hi (mu does not
+// increase with sigma), so that rounding noise cannot break the order there.
+struct SigmaRange {
+  double lo, hi;
+  int power;
+};
+constexpr double euclidean_mu0 = 6.0;
+inline SigmaRange sigma_range(int kappa, int d, double Delta) {
+  const double lo = Delta / euclidean_mu0;
+  if (kappa > 0) return {lo, 1e4, 2};
+  if (kappa < 0) return {lo, std::max(std::sqrt(20.0 * std::max(1.0, Delta / 10.0) / std::max(d - 1, 1)), 2.0 * lo), 0};
+  return {lo, 1e8 * Delta, 1};
+}
+
+enum class Regime { profile, small_sigma, large_sigma };
+
+// A numerical mu with the eps of its supremum and its relative accuracy.
+struct MuValue {
+  double mu = 0.0, eps = 0.0, accuracy = 0.0;
+};
+
+// A deterministic mu: its value (rounded up), the eps of the supremum (NaN
+// outside the profile regime), its relative accuracy (NaN for a bound), the
+// regime and the sigma of the numerical value it comes from.
+struct SafeMu {
+  double mu = 0.0, eps = 0.0, accuracy = 0.0, sigma_ref = 0.0;
+  Regime regime = Regime::profile;
+};
+
+// x rounded up to 33 significant bits (relative steps of 2^-33 ~ 1.2e-10):
+// rounding noise below that step does not reach the reported mu.
+inline double quantize_up(double x) {
+  if (!(x > 0.0) || !std::isfinite(x)) return x;
+  int e;
+  const double f = std::frexp(x, &e);
+  return std::ldexp(std::ceil(std::ldexp(f, 33)), e - 33);
+}
+
+// mu at any sigma > 0, rounded up, from numeric(s) -> MuValue, evaluated at
+// sigma itself inside [lo, hi] and at lo or hi outside. A numerical mu that is
+// not finite or not > 0 (the profile rounds to 1 or to 0) gives inf: mu
+// cannot be computed.
+template <class F>
+SafeMu mu_any_sigma(F numeric, int kappa, int d, double Delta, double sigma) {
+  const SigmaRange R = sigma_range(kappa, d, Delta);
+  SafeMu out;
+  out.regime = sigma < R.lo ? Regime::small_sigma : sigma > R.hi ? Regime::large_sigma : Regime::profile;
+  out.sigma_ref = out.regime == Regime::small_sigma ? R.lo : out.regime == Regime::large_sigma ? R.hi : sigma;
+  auto rounded = [](const MuValue& v) {
+    return std::isfinite(v.mu) && v.mu > 0.0 ? quantize_up(bump_up(v.mu * (1.0 + v.accuracy))) : inf();
+  };
+  const MuValue v = numeric(out.sigma_ref);
+  const double m = rounded(v);
+  if (out.regime == Regime::profile) {
+    out.mu = std::max(m, rounded(numeric(R.hi)));
+    out.eps = v.eps, out.accuracy = v.accuracy;
+    return out;
+  }
+  out.eps = out.accuracy = std::numeric_limits<double>::quiet_NaN();
+  if (std::isinf(m)) {
+    out.mu = m;
+  } else if (out.regime == Regime::small_sigma) {
+    const double c = std::max(0.0, euclidean_mu0 * (m - euclidean_mu0));
+    out.mu = std::max(m, quantize_up(bump_up(div_up(Delta, sigma) + c * (sigma / Delta))));
+  } else {
+    const double x = R.hi / sigma;
+    double b = m;
+    for (int k = 0; k < R.power; ++k) b *= x;
+    // at most mu(hi) (the rounding must not lift it above); below the
+    // smallest normal double: that number, an upper bound
+    out.mu = std::max(std::min(m, quantize_up(bump_up(b, 6))), std::numeric_limits<double>::min());
+  }
+  return out;
 }
 
 }  // namespace gdp
