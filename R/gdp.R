@@ -437,9 +437,10 @@ gdp_compute <- function(M, sigma, sensitivity, method, control, eval, call) {
 #'   (tested against `algorithm1`, the closed form, higher orders and Monte
 #'   Carlo), or 4 times the relative difference to the same quadrature with
 #'   twice the orders (at \eqn{\varepsilon = 0}{epsilon = 0} and at the
-#'   supremum), whichever is larger; a difference above 1e-2, or an
-#'   \eqn{l(0)}{l(0)} that rounds to 1 (nearly disjoint laws), leaves
-#'   \eqn{\mu}{mu} uncomputable: `Inf`.
+#'   supremum), whichever is larger. Where that difference exceeds 1e-3
+#'   (large \eqn{\Delta}{Delta} on \eqn{H^d}{H^d}) the orders are doubled
+#'   once; if it still does, or where \eqn{l(0)}{l(0)} rounds to 1 (nearly
+#'   disjoint laws), \eqn{\mu}{mu} cannot be computed: `Inf`.
 #' * `"monte_carlo"`: `n * m` exact draws about \eqn{\eta_1}{eta_1}, the
 #'   change-of-measure estimator with its standard error (delta method at the supremum).
 #' * `"algorithm2"`: the paper's Algorithm 2 as published (frequencies of

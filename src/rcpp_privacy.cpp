@@ -652,8 +652,9 @@ Rcpp::NumericVector gdp_mu_from_delta_cpp(Rcpp::NumericVector eps, Rcpp::Numeric
 // "quadrature": the documented level (1e-6 up to mu = 8, 1e-4 up to 12,
 // 1e-3 beyond; checked against orders 40/40/30 where mu ~ Delta/sigma), or
 // 4 times the relative difference to the same quadrature with twice the
-// orders at eps = 0 and at the supremum, whichever is larger; a difference
-// above 1e-2 (or a mu that twice the orders cannot compute) gives inf.
+// orders at eps = 0 and at the supremum, whichever is larger. The orders are
+// doubled once where that difference exceeds 1e-3; if it still does, or
+// where a mu cannot be computed, inf.
 double gdp_quadrature_level(double mu, double tol) {
   return std::max(tol, mu <= 8.0 ? 1e-6 : mu <= 12.0 ? 1e-4 : 1e-3);
 }
@@ -718,26 +719,31 @@ Rcpp::List gdp_det_cpp(std::string type, int d, double Delta, double sigma, std:
         const gdp::SupResult r = gdp::sup_refined(f, gdp_linear_grid(em, n_eps, !paper), paper ? 0 : 60);
         return {r.mu, r.eps, tol};
       }
-      const gdp::QuadratureProfile Q(kappa, d, Delta, s);
-      auto f = [&](double e) { return gdp::mu_from_delta(e, Q(e), rt); };
       // A grid denser near 0 (where the supremum sits in every case checked),
       // eps_j = eps_max (j/K)^2, then golden section around the best point.
       const int K = std::min(n_eps, 40);
       std::vector<double> grid(K + 1);
       for (int j = 0; j <= K; ++j) grid[j] = em * (double(j) / K) * (double(j) / K);
-      const gdp::SupResult r = gdp::sup_refined(f, grid, 40);
-      // the same at eps = 0 and the supremum with twice the orders
-      const gdp::QuadratureProfile Q2(kappa, d, Delta, s, 2 * Q.orders_r(), 2 * Q.orders_phi(),
-                                      2 * Q.orders_panels());
-      double mu = r.mu, diff = 0.0;
-      for (double e : {0.0, r.eps}) {
-        const double a = gdp::mu_from_delta(e, Q(e), rt), b = gdp::mu_from_delta(e, Q2(e), rt);
-        if (!std::isfinite(a) || !std::isfinite(b)) return {gdp::inf(), r.eps, 0.0};
-        mu = std::max(mu, b);
-        if (b > 0.0) diff = std::max(diff, std::abs(a - b) / b);
+      // the orders chosen from Delta/sigma, checked against twice those orders
+      // at eps = 0 and at the supremum; doubled once if they differ by more
+      // than 1e-3 (large Delta on H^d), inf if they still do
+      std::unique_ptr<gdp::QuadratureProfile> Q = std::make_unique<gdp::QuadratureProfile>(kappa, d, Delta, s);
+      for (int pass = 0;; ++pass) {
+        const gdp::QuadratureProfile& q = *Q;
+        const gdp::SupResult r = gdp::sup_refined([&](double e) { return gdp::mu_from_delta(e, q(e), rt); }, grid, 40);
+        auto Q2 = std::make_unique<gdp::QuadratureProfile>(kappa, d, Delta, s, 2 * q.orders_r(), 2 * q.orders_phi(),
+                                                           2 * q.orders_panels());
+        double mu = r.mu, diff = std::isfinite(r.mu) ? 0.0 : gdp::inf();
+        for (double e : {0.0, r.eps}) {
+          const double a = gdp::mu_from_delta(e, q(e), rt), b = gdp::mu_from_delta(e, (*Q2)(e), rt);
+          if (!std::isfinite(b)) return {gdp::inf(), r.eps, 0.0};
+          mu = std::max(mu, b);
+          diff = std::max(diff, std::isfinite(a) ? std::abs(a - b) / b : gdp::inf());
+        }
+        if (diff <= 1e-3) return {mu, r.eps, std::max(gdp_quadrature_level(mu, tol), 4.0 * diff)};
+        if (pass >= 1) return {gdp::inf(), r.eps, 0.0};
+        Q = std::move(Q2);
       }
-      if (!(diff <= 1e-2)) return {gdp::inf(), r.eps, 0.0};
-      return {mu, r.eps, std::max(gdp_quadrature_level(mu, tol), 4.0 * diff)};
     };
     auto cached = [&](double s) -> gdp::MuValue {
       if (s == sigma) return numeric(s);

@@ -217,3 +217,15 @@ test_that("Algorithm 2 reads the same frequencies at one epsilon or many (bucket
   expect_identical(many$l[2], 0 + many$l[2])
   expect_true(all(many$l <= 1))
 })
+
+test_that("quadrature orders are checked and raised where the default ones fall short (large Delta on H^2)", {
+  s <- 10 / 6
+  em <- riemdp:::gdp_eps_max_cpp("hyperbolic", 2L, 10, s, FALSE)
+  e <- em * (0:60 / 60)^2
+  prof <- riemdp:::gdp_quadrature_profile_cpp("hyperbolic", 2L, 10, s, e, 48L, 48L, 40L)
+  ref <- max(riemdp:::gdp_mu_from_delta_cpp(e, prof, 1e-13))
+  f <- gdp_mu(H2, s, 10)
+  expect_gte(f$mu, ref)
+  expect_lt(f$mu / ref - 1, 5e-3)  # the default orders alone were 1.5% off
+  expect_gt(f$accuracy, 1e-6)      # the stated accuracy says so
+})
