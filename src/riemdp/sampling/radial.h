@@ -20,8 +20,8 @@
 
 namespace riemdp {
 
-// Kernel of the mechanism in r: Laplace exp(-r/sigma) (002 Def. 3) or
-// Gaussian exp(-r^2/(2 sigma^2)) (004 Def. 3.3), times exp(tilt * r): the
+// Kernel of the mechanism in r: Laplace exp(-r/sigma) (Reimherr, Bharath & Soto 2021, Def. 3) or
+// Gaussian exp(-r^2/(2 sigma^2)) (Jiang et al. 2023, Def. 3.3), times exp(tilt * r): the
 // mechanisms use tilt = 0; the SPD envelope (spd_exact.h) tilts by the volume
 // growth rate.
 struct RadialKernel {
