@@ -362,6 +362,15 @@ test_that("gradients of the energy agree with finite differences on every manifo
   }
 })
 
+test_that("spd: the fixed-size residual pass (k = 2, 3, 4) and the general one (k >= 5) agree with finite differences", {
+  set.seed(722)
+  for (k in 2:5) {
+    M <- manifold_spd(k)
+    pr <- gradient_problem(M, 2L, n = 70)   # more than one chunk of 64 points
+    expect_gradient_fd(M, pr$p, pr$V, pr$x, pr$Y, sprintf("[spd(%d), m = 2]", k))
+  }
+})
+
 test_that("gradients agree with finite differences in degenerate and extreme configurations", {
   set.seed(722)
   zoo <- zoo_manifolds()

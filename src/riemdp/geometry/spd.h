@@ -205,6 +205,13 @@ class SPD : public Manifold {
   // so each point costs two k x k symmetric eigendecompositions.
   void regression_residuals(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
                             Mat* yhat, Mat* eps) const override {
+    // Fixed-size matrices for small k: no allocation per point.
+    switch (k_) {
+      case 2: return residuals_fixed<2>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
+      case 3: return residuals_fixed<3>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
+      case 4: return residuals_fixed<4>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
+      default: break;
+    }
     const Roots r = roots(p);
     const int D = k_ * k_;
     Vec w(D), y(D), ap(D), aw(D);
@@ -308,6 +315,59 @@ class SPD : public Manifold {
       }
     store(num::sym(HU * Fp * HU.transpose()), adj_p);
     store(num::sym(HU * Fw * HU.transpose()), adj_w);
+  }
+
+  // regression_residuals() with K x K fixed-size matrices (the same
+  // operations in the same order).
+  template <int K>
+  void residuals_fixed(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
+                       Mat* yhat, Mat* eps) const {
+    using MK = Eigen::Matrix<double, K, K>;
+    using VK = Eigen::Matrix<double, K, 1>;
+    const Roots r = roots(p);
+    const MK half = r.half, inv_half = r.inv_half;
+    Eigen::SelfAdjointEigenSolver<MK> es_w, es_r;
+    MK w, y, A, Fp, Fw;
+    const auto sym = [](const MK& X) -> MK { return 0.5 * (X + X.transpose()); };
+    const auto put = [](const MK& X, Mat& out, Eigen::Index i) {
+      for (int b = 0; b < K; ++b)
+        for (int a = 0; a < K; ++a) out(a + K * b, i) = X(a, b);
+    };
+    for (Eigen::Index i = 0; i < Y.cols(); ++i) {
+      for (int b = 0; b < K; ++b)
+        for (int a = 0; a < K; ++a) {
+          w(a, b) = W(a + K * b, i);
+          y(a, b) = Y(a + K * b, i);
+        }
+      A.noalias() = inv_half * w * inv_half;
+      es_w.compute(sym(A));
+      const VK& lam = es_w.eigenvalues();
+      if (!(lam.cwiseAbs().maxCoeff() <= 708.0))
+        throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on spd");
+      const MK HU = half * es_w.eigenvectors();
+      const MK B = inv_half * es_w.eigenvectors();
+      const VK half_exp = (-0.5 * lam).array().exp();
+      A.noalias() = B.transpose() * y * B;
+      es_r.compute(sym(half_exp.asDiagonal() * A * half_exp.asDiagonal()));
+      const VK& mu = es_r.eigenvalues();
+      if (!(mu(0) > 0.0)) throw domain_error("a point is not positive definite");
+      const VK logmu = mu.array().log();
+      const MK E = es_r.eigenvectors() * logmu.asDiagonal() * es_r.eigenvectors().transpose();
+      dist[i] = logmu.norm();
+      for (int b = 0; b < K; ++b)
+        for (int a = 0; a < K; ++a) {
+          const JacobiScaling s = jacobi_scaling(-1.0, 0.5 * std::abs(lam(a) - lam(b)));
+          Fp(a, b) = s.footpoint * E(a, b);
+          Fw(a, b) = s.shooting * E(a, b);
+        }
+      put(sym(HU * Fp * HU.transpose()), adj_p, i);
+      put(sym(HU * Fw * HU.transpose()), adj_w, i);
+      if (yhat || eps) {
+        const MK G = HU * half_exp.cwiseInverse().asDiagonal();
+        if (yhat) put(sym(G * G.transpose()), *yhat, i);
+        if (eps) put(sym(G * E * G.transpose()), *eps, i);
+      }
+    }
   }
 
   Mat whitened_log(const Mat& inv_half, CVecRef q) const {
