@@ -103,7 +103,8 @@
 #' error that names no value); responses are not bounded, but residuals
 #' beyond `tau` are clipped in the gradient (the release then targets the
 #' Huber fit); a fit outside the domain cannot be released, the draw stays
-#' in it. `vignette("choosing-bounds", package = "riemdp")` measures each.
+#' in it. `vignette("choosing-bounds", package = "riemdp")` measures these
+#' effects on the Euclidean case, [dp_linear_regression()].
 #'
 #' @inheritParams geodesic_regression
 #' @param x The covariate: a numeric vector with one value per point, inside
