@@ -78,6 +78,34 @@
 #' about \eqn{3.2\epsilon_p}-DP), and \eqn{\sigma = \Delta/\epsilon} ignores
 #' the data-dependent normalising constant. Its printed statement says so.
 #'
+#' @section Choosing the public parameters:
+#' Distances are geodesic distances of `M`: radians on the sphere (on Earth,
+#' km / 6371), the affine-invariant distance on SPD. `x_range` is the
+#' covariate's public range in its own units, mapped to \eqn{[0, 1]}{[0, 1]};
+#' so `tau_m` bounds how far the fit moves across the whole range (|v| per
+#' unit of `x` times the width of `x_range`; in the Tonga example of
+#' `vignette("riemdp")`: at most 1212 km
+#' over 0 to 700 km of depth, `tau_m = 0.2`). `center` and `radius` bound the
+#' fit at `x_range[1]`, not the data. `tau` is the largest residual distance
+#' counted in full (Tonga: 0.1, 637 km). The noise rate is
+#' \eqn{\sigma = 2\Delta/\epsilon}{sigma = 2 Delta / epsilon}, \eqn{\Delta}{Delta}
+#' the `joint` of [sensitivity_geodesic_regression()]: \eqn{2\sqrt2\tau/n}{2
+#' sqrt(2) tau / n} where the curvature is at least 0, linear in `tau` and free
+#' of `radius`, `tau_m` and `x_range`. For the 795 Tonga epicentres against
+#' depth at \eqn{\epsilon = 1}{epsilon = 1}, `tau = 0.1` gives
+#' \eqn{\Delta}{Delta} = 3.6e-4 and \eqn{\sigma}{sigma} = 7.1e-4; `tau = 0.2`
+#' doubles both. On hyperbolic space and SPD \eqn{\Delta}{Delta} also grows
+#' with `tau_m`: on `manifold_spd(3)` with n = 92, `tau = 0.5`, `tau_m = 1` it
+#' is 0.051 (`bound = "poster"`) or 0.018 (`"jacobi"`). `radius`, `tau_m` and
+#' `x_range` set the domain of the draw: when \eqn{n\epsilon}{n epsilon} is
+#' small the release is nearly uniform on it, so a looser bound widens the
+#' spread of releases directly. Covariates outside `x_range` are refused (an
+#' error that names no value); responses are not bounded, but residuals
+#' beyond `tau` are clipped in the gradient (the release then targets the
+#' Huber fit); a fit outside the domain cannot be released, the draw stays
+#' in it. `vignette("choosing-bounds", package = "riemdp")` measures these
+#' effects on the Euclidean case, [dp_linear_regression()].
+#'
 #' @inheritParams geodesic_regression
 #' @param x The covariate: a numeric vector with one value per point, inside
 #'   `x_range`.
@@ -518,6 +546,59 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' last state of a Metropolis-Hastings chain started at the public point 0,
 #' of \eqn{500 + 50(m + 1)} steps by default; see [dp_geodesic_regression()]
 #' for the sampler and `diagnostics`.
+#'
+#' @section Choosing the public parameters:
+#' All three are in the data's units. `x_range` is each predictor's public
+#' range (1974 cars weigh 1000 to 6000 lbs: `x_range = c(1, 6)` for `wt` in
+#' 1000 lbs); values outside are refused (an error that names no value):
+#' widen the range, or transform with public constants. `tau` clips each
+#' absolute residual, in the response's units (5 mpg below); the release
+#' targets the Huber fit with that clip, which is the `lm()` fit when no
+#' residual exceeds `tau`. `beta_max` bounds, in the response's units, the
+#' fit at the lower corner of the ranges and the change of the fit across
+#' each range, not the slope per unit: with mpg at most 50, the fit at 1000
+#' lbs and its change up to 6000 lbs are at most 50 (`beta_max = 50`, slopes
+#' up to 10 mpg per 1000 lbs); centre a response far from 0 with a public
+#' constant, e.g. `I(y - 100)`. The noise rate of the gradient is
+#' \eqn{\sigma = 2\Delta/\epsilon}{sigma = 2 Delta / epsilon} with
+#' \eqn{\Delta = 2\tau\sqrt{1 + m}/n}{Delta = 2 tau sqrt(1 + m) / n}: linear
+#' in `tau` (`tau = 5`, m = 1, n = 32, \eqn{\epsilon = 1}{epsilon = 1}:
+#' \eqn{\Delta}{Delta} = 0.44, \eqn{\sigma}{sigma} = 0.88), free of `x_range`
+#' and `beta_max`. Those two set the box the draw lives on: a wider range
+#' packs the data into less of \eqn{[0, 1]}{[0, 1]} (a less determined slope),
+#' and when \eqn{n\epsilon}{n epsilon} is small the release is nearly uniform
+#' on the box, whose half-width is `beta_max`.
+#'
+#' @section How large n must be:
+#' With few observations the density is nearly flat over the box and the
+#' release is close to a uniform draw on it. For `mpg ~ wt` with the bounds
+#' above (`tau = 5`, `x_range = c(1, 6)`, `beta_max = 50`), 50 releases per
+#' cell on `mtcars` (n = 32) and on simulated data of the same design
+#' (`bench/linear-n-needed.R`): the median absolute error of the intercept
+#' and of the slope against `lm()` (37.3 and -5.34 on `mtcars`), the median
+#' ratio of the release's in-sample mean squared error to `lm()`'s, and the
+#' range of the 50 intercepts.
+#'
+#' | n | epsilon | intercept error | slope error | MSE ratio | intercepts |
+#' |---:|---:|---:|---:|---:|---:|
+#' | 32 (mtcars) | 0.5 | 31 | 8.8 | 22 | -51 to 56 |
+#' | 32 (mtcars) | 1 | 23 | 6.2 | 8.7 | -50 to 55 |
+#' | 32 (mtcars) | 2 | 21 | 6.1 | 5.4 | -15 to 51 |
+#' | 100 | 0.5 | 26 | 7.4 | 17 | -27 to 49 |
+#' | 100 | 1 | 13 | 4.0 | 3.8 | -19 to 54 |
+#' | 100 | 2 | 3.1 | 0.92 | 1.2 | 0 to 50 |
+#' | 1000 | 0.5 | 0.62 | 0.17 | 1.0 | 34 to 42 |
+#' | 1000 | 1 | 0.34 | 0.096 | 1.0 | 35 to 40 |
+#' | 1000 | 2 | 0.31 | 0.089 | 1.0 | 36 to 38 |
+#' | 10000 | 0.5 | 0.048 | 0.014 | 1.0 | 37 to 38 |
+#' | 10000 | 1 | 0.054 | 0.016 | 1.0 | 37 to 38 |
+#' | 10000 | 2 | 0.020 | 0.006 | 1.0 | 37 to 37 |
+#'
+#' Here a useful release needs \eqn{n\epsilon}{n epsilon} of about 200 or
+#' more (n = 100 at \eqn{\epsilon = 2}{epsilon = 2}, n = 1000 at 0.5); at
+#' n = 32 and \eqn{\epsilon = 1}{epsilon = 1} the intercepts span nearly the
+#' whole box. `vignette("choosing-bounds", package = "riemdp")` shows how the
+#' error grows as each bound loosens.
 #'
 #' @param formula A model formula `response ~ predictors` with numeric
 #'   predictors and an intercept. The response and each predictor must be

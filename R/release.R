@@ -84,6 +84,32 @@
 #' falls back to Metropolis-Hastings and `method = "exact"` is an error;
 #' `method = "mh"` always uses the chain.
 #'
+#' @section Choosing the public parameters:
+#' `radius` is a geodesic distance of `M`: an angle in radians on the sphere
+#' (on Earth, km / 6371), and on SPD the affine-invariant distance
+#' \eqn{|\log(C^{-1/2} X C^{-1/2})|_F}{|log(C^(-1/2) X C^(-1/2))|_F}, the
+#' norm of the log-eigenvalues of `X` relative to `center` (the
+#' [eustock_cov] matrices lie 1.1 to 3.9 from the identity). Choose `center`
+#' and `radius` from public knowledge (a region, a range of variances), never
+#' from the data. The noise rate is \eqn{\sigma = 2\Delta/\epsilon}{sigma =
+#' 2 Delta / epsilon}, \eqn{\Delta}{Delta} = [sensitivity_frechet_mean()]`(M,
+#' n, radius)` (or [sensitivity_frechet_gradient()] for KNG): \eqn{2r/n}{2 r
+#' / n} where the curvature is at most 0, and growing without limit as
+#' `radius` nears [sensitivity_radius_max()] on positively curved spaces.
+#' For the 795 Tonga epicentres (`quakes`, longitude > 175) on the sphere at
+#' \eqn{\epsilon = 1}{epsilon = 1}: radius 10 degrees (0.175) gives
+#' \eqn{\Delta}{Delta} = 4.8e-4 and \eqn{\sigma}{sigma} = 9.5e-4 (6.1 km; a
+#' Laplace draw lies a median 1.7 sigma, 10 km, from the mean); 20 degrees
+#' gives \eqn{\sigma}{sigma} = 2.5e-3 (16 km), 2.6 times more; 40 degrees 26
+#' times more. For `eustock_cov` (n = 92) on `manifold_spd(3)` with radius 4
+#' around the identity, \eqn{\sigma}{sigma} = 0.17 at \eqn{\epsilon = 1}{epsilon = 1}
+#' (a Laplace draw's median distance from the mean is then about 1.0).
+#' Points outside the ball are refused (`outside = "error"`, an error that
+#' names no point) or, with `outside = "clip"`, moved to its boundary along
+#' the geodesic to the centre: a smaller ball gives less noise but pulls far
+#' points in, a bias the release does not report.
+#' `vignette("choosing-bounds", package = "riemdp")` works through examples.
+#'
 #' @inheritParams geometry
 #' @param X Data points in the manifold's layout.
 #' @param epsilon Privacy budget \eqn{\epsilon > 0} (Laplace and KNG).
