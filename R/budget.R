@@ -1,4 +1,6 @@
-# Privacy budgets: composition of the releases' guarantees (DESIGN §6).
+# Privacy budgets: composition of the releases' guarantees (epsilon-DP adds,
+# mu-GDP in quadrature; Dong, Roth & Su 2022; article "Methods and
+# corrections", section "Budgets").
 # epsilon-DP: basic composition, sum of epsilons (Dwork & Roth 2014, Thm 3.16).
 # mu-GDP: sqrt(sum mu^2) (Dong et al. 2022, Cor. 3.3), through gdp_compose();
 # epsilon-DP releases enter a mu total as gdp_from_dp(epsilon) (Dong et al. 2022).

@@ -2,7 +2,8 @@
 #'
 #' Releases a geodesic regression fit \eqn{x \mapsto Exp_p(x v)}{x -> Exp_p(x v)} under
 #' \eqn{\epsilon}{epsilon}-differential privacy with the K-norm gradient (KNG)
-#' mechanism on the whole parameter \eqn{(p, v)}{(p, v)} (design notes §5): one draw
+#' mechanism on the whole parameter \eqn{(p, v)}{(p, v)} (see "The joint release of a
+#' geodesic regression" in `vignette("methods", package = "riemdp")`): one draw
 #' from the density
 #' \deqn{f(p, v) \propto \exp\left(-\|\nabla E_\tau(p, v; D)\| / \sigma\right),
 #' \qquad \|\nabla E_\tau\|^2 = \|\nabla_p E_\tau\|_p^2 + \|\nabla_v E_\tau\|_p^2,}{f(p, v) propto exp (-||grad E_tau(p, v; D)|| / sigma), ||grad E_tau||^2 = ||grad_p E_tau||_p^2 + ||grad_v E_tau||_p^2,}
@@ -63,7 +64,7 @@
 #' the release targets, to compare releases with.
 #'
 #' **The scheme of Kulkarni & Soto (2025).** `scheme = "paper"` runs the
-#' two-step release of their App. A, for reproducing their experiments only:
+#' two-step release of Kulkarni & Soto (2025), App. A, for reproducing their experiments only:
 #' the footpoint from
 #' \eqn{\exp(-\|\nabla_p E(p, \Gamma_{\hat p \to p}\hat v)\|/\sigma_p)}{exp(-||grad_p E(p, Gamma_(phat -> p)vhat)||/sigma_p)}, with
 #' \eqn{(\hat p, \hat v)}{(phat, vhat)} the non-private least-squares fit, then the shooting
@@ -74,8 +75,9 @@
 #' per step as the paper has it (with the package's correct
 #' \eqn{\Delta_p, \Delta_v}{Delta_p, Delta_v}). It is **not** differentially private: the
 #' footpoint step's bound holds for a fixed shooting vector, but \eqn{\hat v}{vhat}
-#' moves with the data (on \eqn{R^1}{R^1} with \eqn{n = 20}{n = 20} the step is at best
-#' about \eqn{3.2\epsilon_p}{3.2 epsilon_p}-DP), and \eqn{\sigma = \Delta/\epsilon}{sigma = Delta/epsilon} ignores
+#' moves with the data (on \eqn{R^1}{R^1} with \eqn{n = 20}{n = 20} equally spaced covariates the
+#' step is at best \eqn{3.7\epsilon_p}{3.7 epsilon_p}-DP: see "The footpoint step is not
+#' differentially private" in `vignette("methods", package = "riemdp")`), and \eqn{\sigma = \Delta/\epsilon}{sigma = Delta/epsilon} ignores
 #' the data-dependent normalising constant. Its printed statement says so.
 #'
 #' @inheritParams geodesic_regression

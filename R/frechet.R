@@ -3,7 +3,7 @@
 #' The minimiser of \eqn{F(x) = \frac{1}{2n}\sum_i d(x, x_i)^2}{F(x) = 1/(2n) sum_i d(x, x_i)^2} by Riemannian
 #' gradient descent: \eqn{x \leftarrow Exp_x(t \cdot \frac1n \sum_i Log_x(x_i))}{x <- Exp_x(t * 1/n sum_i Log_x(x_i))}
 #' with \eqn{t = 1}{t = 1} and Armijo backtracking, stopping when the gradient norm
-#' \eqn{|\frac1n \sum_i Log_x(x_i)|_x}{|1/n sum_i Log_x(x_i)|_x} falls below `tol` (design notes §2)
+#' \eqn{|\frac1n \sum_i Log_x(x_i)|_x}{|1/n sum_i Log_x(x_i)|_x} falls below `tol`
 #' or below the level at which it is rounding noise (a small multiple of the
 #' machine epsilon, times the scale of the coordinates at the estimate and
 #' the spread of the data: far from the origin of the hyperboloid, or at an

@@ -1,5 +1,6 @@
 # Gaussian differential privacy accounting (Jiang, Chang, Liu, Ding, Kong &
-# Jiang 2023; DESIGN §6). The kernels (delta_mu, its inversion, the privacy
+# Jiang et al. 2023; article "Methods and corrections", section "Gaussian DP
+# accounting"). The kernels (delta_mu, its inversion, the privacy
 # profiles, the supremum over epsilon and mu beyond the sigmas where the
 # profile is evaluated) are in src/riemdp/privacy/gdp.h; this file validates,
 # dispatches and builds the S3 objects. gdp_sigma()'s root finding lives here.
@@ -92,7 +93,7 @@ gdp_delta <- function(epsilon, mu) {
 #' * `gdp_from_dp(epsilon)`: an \eqn{\varepsilon}{epsilon}-DP mechanism is
 #'   \eqn{\mu}{mu}-GDP with \eqn{\mu = -2\Phi^{-1}(1/(1+e^\varepsilon))}{mu = -2 qnorm(1 / (1 + exp(epsilon)))}
 #'   (Dong, Roth & Su 2022; Liu et al. 2022, as cited by Jiang et al. 2023,
-#'   Sec. 5; DESIGN §6), computed on the log scale
+#'   Sec. 5), computed on the log scale
 #'   (`qnorm(log.p = TRUE)`), exact for large \eqn{\varepsilon}{epsilon}, and
 #'   rounded up: its \eqn{\log\Phi(\mu/2) - \log\Phi(-\mu/2)}{log(pnorm(mu/2)) - log(pnorm(-mu/2))}
 #'   is at least `epsilon`.
@@ -222,7 +223,9 @@ gdp_compose <- function(...) {
 #'   \eqn{\Delta = 1}{Delta = 1}); on \eqn{H^d}{H^d} the larger of that and the largest privacy
 #'   loss \eqn{\Delta(2r_b + \Delta)/(2\sigma^2)}{Delta(2r_b + Delta)/(2 sigma^2)} on the radial window
 #'   \eqn{r \le r_b}{r <= r_b} that holds all but \eqn{e^{-40}}{e^(-40)} of the peak radial density.
-#' @param profile `"corrected"` (the S^1 profile of DESIGN §6) or `"paper"`:
+#' @param profile `"corrected"` (the closed-form S^1 profile that corrects Jiang et al. (2023),
+#'   Cor. 3.2.1; see "The privacy profile on the circle" in
+#'   `vignette("methods", package = "riemdp")`) or `"paper"`:
 #'   Cor. 3.2.1 as printed, with Algorithm 1 exactly as published (grid without
 #'   0, maximum read off the grid), to reproduce the paper's Fig. 1. Only for
 #'   `method = "algorithm1"`.
@@ -417,14 +420,15 @@ gdp_compute <- function(M, sigma, sensitivity, method, control, eval, call) {
 #' \eqn{l(\varepsilon) = E_{Y \sim \eta_1}[(1 - e^{\varepsilon - L(Y)})_+]}{l(epsilon) = E[(1 - exp(epsilon - L(Y)))_+], Y ~ N_M(eta_1, sigma^2)},
 #' \eqn{L(y) = (d(\eta_2, y)^2 - d(\eta_1, y)^2)/(2\sigma^2)}{L(y) = (d(eta_2, y)^2 - d(eta_1, y)^2) / (2 sigma^2)},
 #' \eqn{d(\eta_1,\eta_2) = \Delta}{d(eta_1, eta_2) = Delta}
-#' (DESIGN §6: the change-of-measure form of the paper's
+#' (the change-of-measure form of the paper's
 #' \eqn{P_{\eta_1}(A) - e^\varepsilon P_{\eta_2}(A)}{P_eta_1(A) - exp(epsilon) P_eta_2(A)}).
 #'
 #' Methods:
 #' * `"closed_form"`: \eqn{R^d}{R^d} (and \eqn{H^1}{H^1}, isometric to
 #'   \eqn{R}{R}): \eqn{\mu = \Delta/\sigma}{mu = Delta / sigma}, rounded up.
 #' * `"algorithm1"`: \eqn{S^1}{S^1}, the paper's Algorithm 1 with the corrected
-#'   closed-form profile of DESIGN §6 (Cor. 3.2.1's set \eqn{A}{A} is wrong for
+#'   closed-form profile of `vignette("methods", package = "riemdp")`,
+#'   "The privacy profile on the circle" (Cor. 3.2.1's set \eqn{A}{A} is wrong for
 #'   \eqn{\varepsilon > 0}{epsilon > 0}), \eqn{\varepsilon = 0}{epsilon = 0}
 #'   included and the supremum refined; `gdp_control(profile = "paper")` runs
 #'   the paper's version as printed.
@@ -450,7 +454,8 @@ gdp_compute <- function(M, sigma, sensitivity, method, control, eval, call) {
 #'   read off the grid), kept to reproduce the paper's Fig. 1. Its mean over
 #'   runs is biased upward (the rare-event frequency times
 #'   \eqn{e^\varepsilon}{exp(epsilon)} and the maximum over a noisy grid;
-#'   DESIGN §6), but single runs scatter on both sides of the truth: on
+#'   "Algorithm 2 overestimates mu" in `vignette("methods", package =
+#'   "riemdp")`), but single runs scatter on both sides of the truth: on
 #'   \eqn{S^1}{S^1} and \eqn{S^2}{S^2} with \eqn{\Delta = 1}{Delta = 1} and
 #'   the paper's budget, runs fall up to 11% below the exact \eqn{\mu}{mu} at
 #'   large \eqn{\sigma}{sigma} (`vignette("gdp")`). A single run is no upper
@@ -592,7 +597,7 @@ print.riemdp_gdp <- function(x, ...) {
 #'
 #' The smallest rate \eqn{\sigma}{sigma} whose Riemannian Gaussian release
 #' with sensitivity \eqn{\Delta}{Delta} is \eqn{\mu}{mu}-GDP by [gdp_mu()]
-#' (DESIGN §6). [gdp_mu()] is non-increasing in \eqn{\sigma}{sigma}: the root
+#' (rounded up, as [gdp_mu()] rounds \eqn{\mu}{mu} up). [gdp_mu()] is non-increasing in \eqn{\sigma}{sigma}: the root
 #' of \eqn{\log\mu(\sigma) = \log\mu}{log mu(sigma) = log mu} is bracketed by
 #' steps on \eqn{\log\sigma}{log sigma} that double, from the Euclidean value
 #' \eqn{\Delta/\mu}{Delta/mu}, and refined (Illinois steps with bisection);

@@ -1,8 +1,8 @@
 #' Geometry on a manifold
 #'
 #' The Riemannian exponential and logarithm, distance, inner product and norm,
-#' parallel transport and geodesics (formulas in the package's design notes,
-#' §1). Every verb takes the manifold first, and is vectorised: each point
+#' parallel transport and geodesics (formulas in "Manifolds and their formulas"
+#' of `vignette("methods", package = "riemdp")`). Every verb takes the manifold first, and is vectorised: each point
 #' or vector argument holds one point or `n` of them, and a single point is
 #' recycled against many. When every argument is a single point the result is
 #' a single point; otherwise it is in the many-point layout (rows of a matrix,

@@ -4,7 +4,7 @@
 #' \deqn{E(p, v) = \frac{1}{2n}\sum_{i=1}^n d(Exp_p(x_i v), y_i)^2}{E(p, v) = 1/(2n) sum_(i=1)^n d(Exp_p(x_i v), y_i)^2}
 #' over the footpoint \eqn{p}{p} (the fitted value at \eqn{x = 0}{x = 0}) and the
 #' shooting vector \eqn{v \in T_pM}{v in T_p M} (Fletcher 2011; Kulkarni &
-#' Soto 2025, eq. 3-8; design notes §2). With several covariates (a matrix
+#' Soto 2025, eq. 3-8). With several covariates (a matrix
 #' `x`) the model is multiple geodesic regression,
 #' \eqn{Exp_p(\sum_j x_{ij} v_j)}{Exp_p(sum_j x_ij v_j)} (Kim et al. 2014),
 #' with one shooting vector per covariate. On

@@ -116,7 +116,7 @@ release_subtitle <- function(x) {
 
 # Median distance between a release and the non-private mean under the
 # Laplace (exp(-r/sigma)) or Gaussian (exp(-r^2/(2 sigma^2))) law, with the
-# area of geodesic spheres A(r) (DESIGN §3): r^(d-1), sin^(d-1) r on [0, pi],
+# area of geodesic spheres A(r) (article "Methods and corrections", section "Samplers"): r^(d-1), sin^(d-1) r on [0, pi],
 # sinh^(d-1) r, sin^(2m-1) r cos r on [0, pi/2] (kendall, m = k - 2).
 # Public: sigma and the manifold only. NULL for KNG and spd.
 release_noise_radius <- function(x) {

@@ -89,7 +89,7 @@ format_distinct <- function(a, b) {
 #' when one data point is replaced: the sensitivity of the K-norm gradient
 #' mechanism that releases the footpoint \eqn{p}{p} and the shooting vector
 #' \eqn{v}{v} (Kulkarni & Soto, poster (2026), Table 1; Kulkarni & Soto (2025),
-#' Lemma 3.3 and Thm D.1; design notes §4). It depends only on public
+#' Lemma 3.3 and Thm D.1, with the corrections of the section below). It depends only on public
 #' parameters: the sample size `n`, the residual clip `tau`, the bound
 #' `tau_m` on the length of the shooting vector, and the lower curvature
 #' bound \eqn{\kappa_l}{kappa_l} = `M$curvature[1]`.
@@ -120,7 +120,7 @@ format_distinct <- function(a, b) {
 #' curvature operator with sectional curvature \eqn{K}{K}, they multiply by
 #' \eqn{c_K(\ell) = \cos(\sqrt K\ell)}{c_K(l) = cos(sqrt(K)l)} and
 #' \eqn{x\,sn_K(\ell)/\ell = x\sin(\sqrt K\ell)/(\sqrt K\ell)}{x sn_K(l)/l = x sin(sqrt(K)l)/(sqrt(K)l)} (cosh and sinh
-#' for \eqn{K < 0}{K < 0}; design notes §2). On every manifold of the package (all
+#' for \eqn{K < 0}{K < 0}; Fletcher 2013). On every manifold of the package (all
 #' symmetric spaces) the Jacobi equation decouples along these eigenvectors;
 #' on a general manifold the same comparison is Rauch's theorem. Lower
 #' curvature makes both scalings larger, so the LOWER bound \eqn{\kappa_l}{kappa_l}
@@ -140,7 +140,7 @@ format_distinct <- function(a, b) {
 #'     `bound = "jacobi"` takes the length the domain allows,
 #'     \eqn{L = \tau_m}{L = tau_m}: the bound is attained (a residual across the
 #'     geodesic, \eqn{x = 1}{x = 1}, \eqn{|v| = \tau_m}{|v| = tau_m}, flipped by the replaced
-#'     point). `bound = "poster"` is Table 1 of the poster as printed,
+#'     point). `bound = "poster"` is Table 1 of Kulkarni & Soto's poster (2026) as printed,
 #'     \eqn{L = 2(\tau_m + \tau)}{L = 2(tau_m + tau)}: valid (both scalings increase with
 #'     \eqn{L}{L}) but conservative.
 #' }
@@ -161,7 +161,8 @@ format_distinct <- function(a, b) {
 #' across the geodesic only; along it the scalings are 1 (and \eqn{x}{x}), so the
 #' supremum is 1 and the paper's sphere sensitivities are too small by
 #' \eqn{1/\cos 1 \approx 1.85}{1/cos 1 ~= 1.85} and \eqn{1/\sin 1 \approx 1.19}{1/sin 1 ~= 1.19}. The bounds
-#' here use the corrected statements (design notes §4).
+#' here use the corrected statements; `vignette("methods", package = "riemdp")`
+#' shows the numbers ("Kulkarni & Soto (2025): private geodesic regression").
 #'
 #' @inheritParams geometry
 #' @param n Sample size (public): a whole number >= 1.
