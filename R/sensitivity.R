@@ -156,7 +156,7 @@ format_distinct <- function(a, b) {
 #' @section Two slips in Kulkarni & Soto (2025):
 #' Its Thm 3.4 compares with the UPPER curvature bound, which by Rauch's
 #' theorem bounds the Jacobi fields from below, not from above; the poster's
-#' \eqn{\kappa_l}{kappa_l} is the right one. Its App. A uses \eqn{\|J_p(1)\| = \cos 1}{||J_p(1)|| = cos 1}
+#' \eqn{\kappa_l}{kappa_l} is the right one. Kulkarni & Soto (2025), App. A, use \eqn{\|J_p(1)\| = \cos 1}{||J_p(1)|| = cos 1}
 #' and \eqn{\|J_v(1)\| = \sin 1}{||J_v(1)|| = sin 1} on \eqn{S^2}{S^2}: those are the components
 #' across the geodesic only; along it the scalings are 1 (and \eqn{x}{x}), so the
 #' supremum is 1 and the paper's sphere sensitivities are too small by
