@@ -597,7 +597,8 @@ print.riemdp_gdp <- function(x, ...) {
 #'
 #' The smallest rate \eqn{\sigma}{sigma} whose Riemannian Gaussian release
 #' with sensitivity \eqn{\Delta}{Delta} is \eqn{\mu}{mu}-GDP by [gdp_mu()]
-#' (rounded up, as [gdp_mu()] rounds \eqn{\mu}{mu} up). [gdp_mu()] is non-increasing in \eqn{\sigma}{sigma}: the root
+#' (see "Gaussian DP accounting" in `vignette("methods", package = "riemdp")`).
+#' [gdp_mu()] is non-increasing in \eqn{\sigma}{sigma}: the root
 #' of \eqn{\log\mu(\sigma) = \log\mu}{log mu(sigma) = log mu} is bracketed by
 #' steps on \eqn{\log\sigma}{log sigma} that double, from the Euclidean value
 #' \eqn{\Delta/\mu}{Delta/mu}, and refined (Illinois steps with bisection);
