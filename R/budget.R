@@ -1,4 +1,6 @@
-# Privacy budgets: composition of the releases' guarantees (DESIGN §6).
+# Privacy budgets: composition of the releases' guarantees (epsilon-DP adds,
+# mu-GDP in quadrature; Dong, Roth & Su 2022; article "Methods and
+# corrections", section "Budgets").
 # epsilon-DP: basic composition, sum of epsilons (Dwork & Roth 2014, Thm 3.16).
 # mu-GDP: sqrt(sum mu^2) (Dong et al. 2022, Cor. 3.3), through gdp_compose();
 # epsilon-DP releases enter a mu total as gdp_from_dp(epsilon) (Dong et al. 2022).
@@ -17,27 +19,27 @@ budget_rel_tol <- 1e-12
 #' never touches the data.
 #'
 #' **Composition.** Each release states its guarantee (`guarantee` field):
-#' * all \eqn{\varepsilon}-DP: basic composition, the total is
-#'   \eqn{\sum_i \varepsilon_i} (Dwork & Roth 2014, Thm 3.16);
-#' * \eqn{\mu}-GDP, or a mix: the total is \eqn{\sqrt{\sum_i \mu_i^2}} (Dong,
-#'   Roth & Su 2022, Cor. 3.3; [gdp_compose()]), where an \eqn{\varepsilon}-DP
-#'   release counts as \eqn{\mu}-GDP with
-#'   \eqn{\mu = -2\Phi^{-1}(1/(1+e^{\varepsilon}))} ([gdp_from_dp()]; Dong et al. 2022).
-#'   A \eqn{\mu}-GDP mechanism is not \eqn{\varepsilon}-DP for any finite
-#'   \eqn{\varepsilon}, so a budget kept in \eqn{\varepsilon} refuses it.
+#' * all \eqn{\varepsilon}{epsilon}-DP: basic composition, the total is
+#'   \eqn{\sum_i \varepsilon_i}{sum_i epsilon_i} (Dwork & Roth 2014, Thm 3.16);
+#' * \eqn{\mu}{mu}-GDP, or a mix: the total is \eqn{\sqrt{\sum_i \mu_i^2}}{sqrt(sum_i mu_i^2)} (Dong,
+#'   Roth & Su 2022, Cor. 3.3; [gdp_compose()]), where an \eqn{\varepsilon}{epsilon}-DP
+#'   release counts as \eqn{\mu}{mu}-GDP with
+#'   \eqn{\mu = -2\Phi^{-1}(1/(1+e^{\varepsilon}))}{mu = -2 Phi^(-1)(1/(1+e^epsilon))} ([gdp_from_dp()]; Dong et al. 2022).
+#'   A \eqn{\mu}{mu}-GDP mechanism is not \eqn{\varepsilon}{epsilon}-DP for any finite
+#'   \eqn{\varepsilon}{epsilon}, so a budget kept in \eqn{\varepsilon}{epsilon} refuses it.
 #'
-#' `type = "auto"` keeps the total in \eqn{\varepsilon} while every entry is
-#' \eqn{\varepsilon}-DP and in \eqn{\mu} as soon as one is \eqn{\mu}-GDP; a
+#' `type = "auto"` keeps the total in \eqn{\varepsilon}{epsilon} while every entry is
+#' \eqn{\varepsilon}{epsilon}-DP and in \eqn{\mu}{mu} as soon as one is \eqn{\mu}{mu}-GDP; a
 #' `total` fixes the unit (`c(epsilon = 1)` or `c(mu = 1)`). For
-#' \eqn{\varepsilon}-DP entries the table also shows the \eqn{\mu} they imply.
+#' \eqn{\varepsilon}{epsilon}-DP entries the table also shows the \eqn{\mu}{mu} they imply.
 #' Composition holds for releases computed on the same data set, adaptively
 #' chosen or not, with parameters fixed before each release.
 #'
 #' A release that carries no privacy guarantee (e.g.
-#' [dp_geodesic_regression()] with `scheme = "paper"`) or whose \eqn{\mu} was
+#' [dp_geodesic_regression()] with `scheme = "paper"`) or whose \eqn{\mu}{mu} was
 #' not computed (`mu = NA`: Gaussian releases on spd and kendall) cannot be
 #' accounted: that is an error. A Gaussian release with `mu = Inf` (no finite
-#' \eqn{\mu} could be computed) counts as no privacy at all.
+#' \eqn{\mu}{mu} could be computed) counts as no privacy at all.
 #'
 #' The object is a value: `dp_spend()` returns a new budget, so write
 #' `b <- dp_spend(b, rel)`. Errors name the argument, state the composed
@@ -52,10 +54,10 @@ budget_rel_tol <- 1e-12
 #' `total`, what has been `spent`, what is `remaining`, a `check` of a planned
 #' spend that raises an error before anything runs, and a `spend` that is
 #' refused rather than recorded when it would exceed the total. We left out
-#' its \eqn{(\varepsilon, \delta)} pairs and `slack` (advanced composition
-#' trading a little \eqn{\delta} for a smaller \eqn{\varepsilon}): riemdp's
-#' mechanisms are pure \eqn{\varepsilon}-DP or \eqn{\mu}-GDP, and the
-#' \eqn{\mu}-GDP composition is already tight for Gaussian-like losses. We
+#' its \eqn{(\varepsilon, \delta)}{(epsilon, delta)} pairs and `slack` (advanced composition
+#' trading a little \eqn{\delta}{delta} for a smaller \eqn{\varepsilon}{epsilon}): riemdp's
+#' mechanisms are pure \eqn{\varepsilon}{epsilon}-DP or \eqn{\mu}{mu}-GDP, and the
+#' \eqn{\mu}{mu}-GDP composition is already tight for Gaussian-like losses. We
 #' also left out its implicit default accountant that every mechanism charges
 #' behind the user's back: here spending is explicit and the budget is an
 #' ordinary R value. OpenDP separates compositors (budget fixed up front,
@@ -63,7 +65,7 @@ budget_rel_tol <- 1e-12
 #' of queries) and filters (an odometer that refuses a query once the loss
 #' would pass a bound), with compositions defined per privacy measure and
 #' conversions between measures. `dp_budget()` without a total is an odometer
-#' and with a total a filter, and the \eqn{\varepsilon}-DP-to-\eqn{\mu}-GDP
+#' and with a total a filter, and the \eqn{\varepsilon}{epsilon}-DP-to-\eqn{\mu}{mu}-GDP
 #' conversion plays the part of OpenDP's measure conversion. We left out the
 #' interactive machinery (queryables that hold the data and enforce the
 #' filter themselves): the budget does not hold the data, so it can only
@@ -72,15 +74,15 @@ budget_rel_tol <- 1e-12
 #' @param ... `dp_budget()`: releases (objects of class `riemdp_release`) or lists
 #'   of them. `print()`: passed on to `format()`; `format()`: unused.
 #' @param total `NULL` (no limit), or the budget's total as one named number
-#'   \eqn{> 0}: `c(epsilon = 1)` or `c(mu = 1)`.
+#'   \eqn{> 0}{> 0}: `c(epsilon = 1)` or `c(mu = 1)`.
 #' @param type `"auto"`, `"epsilon"` (basic composition; every entry must be
-#'   \eqn{\varepsilon}-DP) or `"mu"` (\eqn{\mu}-GDP composition).
+#'   \eqn{\varepsilon}{epsilon}-DP) or `"mu"` (\eqn{\mu}{mu}-GDP composition).
 #' @return `dp_budget()` and `dp_spend()`: an object of class
 #'   `riemdp_budget`, with `entries` (a data frame: `release`, `kind`,
 #'   `epsilon`, `mu`), `type` (`"epsilon"` or `"mu"`, the unit in force),
-#'   `spent`, `total` (`NA` when there is none), `remaining` (in \eqn{\mu}:
-#'   the largest single \eqn{\mu} that still fits,
-#'   \eqn{\sqrt{total^2 - spent^2}}) and `composition` (a sentence naming the
+#'   `spent`, `total` (`NA` when there is none), `remaining` (in \eqn{\mu}{mu}:
+#'   the largest single \eqn{\mu}{mu} that still fits,
+#'   \eqn{\sqrt{total^2 - spent^2}}{sqrt(total^2 - spent^2)}) and `composition` (a sentence naming the
 #'   theorem). Methods `print()` and `format()`. `dp_check_budget()`: the
 #'   budget, invisibly, when the planned spend fits; an error otherwise.
 #' @references Dong, Roth, Su (2022), Gaussian differential privacy, JRSS B,
@@ -147,8 +149,8 @@ dp_budget <- function(..., total = NULL, type = c("auto", "epsilon", "mu")) {
 #' @param budget A `riemdp_budget` from `dp_budget()`.
 #' @param release A release to record (give `release`, or one of `epsilon`
 #'   and `mu` for a spend without a riemdp release object).
-#' @param epsilon,mu A planned (or external) spend: one number \eqn{> 0},
-#'   \eqn{\varepsilon}-DP or \eqn{\mu}-GDP.
+#' @param epsilon,mu A planned (or external) spend: one number \eqn{> 0}{> 0},
+#'   \eqn{\varepsilon}{epsilon}-DP or \eqn{\mu}{mu}-GDP.
 #' @param label A name for the entry in the table.
 #' @export
 dp_spend <- function(budget, release = NULL, epsilon = NULL, mu = NULL, label = NULL) {
@@ -345,11 +347,11 @@ budget_refresh <- function(b) {
 #'
 #' A bar per entry of a [dp_budget()] (what each release spent, in the unit
 #' the budget is kept in), the running total after each entry (points joined
-#' by a line: the sum of the \eqn{\varepsilon}s, or \eqn{\sqrt{\sum\mu^2}}
-#' with \eqn{\varepsilon}-DP entries converted by [gdp_from_dp()]) and the
-#' budget's total, dashed, when one is set. In \eqn{\mu} the running total
-#' grows by less than each bar: \eqn{\mu}-GDP composes in squares. An entry
-#' without privacy (\eqn{\mu = \infty}) is drawn to the top of the panel and
+#' by a line: the sum of the \eqn{\varepsilon}{epsilon}s, or \eqn{\sqrt{\sum\mu^2}}{sqrt(sum mu^2)}
+#' with \eqn{\varepsilon}{epsilon}-DP entries converted by [gdp_from_dp()]) and the
+#' budget's total, dashed, when one is set. In \eqn{\mu}{mu} the running total
+#' grows by less than each bar: \eqn{\mu}{mu}-GDP composes in squares. An entry
+#' without privacy (\eqn{\mu = \infty}{mu = Inf}) is drawn to the top of the panel and
 #' labelled.
 #'
 #' @param x A `riemdp_budget` with at least one entry.

@@ -2,21 +2,21 @@
 #'
 #' The epicentres of the 1000 seismic events of [datasets::quakes] (all of
 #' magnitude above 4.0, since 1964, in a cube near Fiji), written as unit
-#' vectors in \eqn{R^3}, so that each row is a point of
+#' vectors in \eqn{R^3}{R^3}, so that each row is a point of
 #' [`manifold_sphere(2)`][manifold_sphere]. All events lie within about 18
 #' degrees of arc (2000 km) of their Fréchet mean; they make a quick test bed
 #' for Fréchet means and for private releases of a location.
 #'
-#' With latitude \eqn{\phi} and longitude \eqn{\lambda} in radians, a row is
-#' \eqn{(\cos\phi\cos\lambda, \cos\phi\sin\lambda, \sin\phi)}.
+#' With latitude \eqn{\phi}{phi} and longitude \eqn{\lambda}{lambda} in radians, a row is
+#' \eqn{(\cos\phi\cos\lambda, \cos\phi\sin\lambda, \sin\phi)}{(cos phi cos lambda, cos phi sin lambda, sin phi)}.
 #' Depth, magnitude and number of stations are not included; take them from
 #' [datasets::quakes], whose rows are in the same order.
 #'
 #' @format A numeric matrix with 1000 rows and 3 columns:
 #' \describe{
-#'   \item{x}{\eqn{\cos(\mathrm{lat})\cos(\mathrm{long})}}
-#'   \item{y}{\eqn{\cos(\mathrm{lat})\sin(\mathrm{long})}}
-#'   \item{z}{\eqn{\sin(\mathrm{lat})}}
+#'   \item{x}{\eqn{\cos(\mathrm{lat})\cos(\mathrm{long})}{cos(lat)cos(long)}}
+#'   \item{y}{\eqn{\cos(\mathrm{lat})\sin(\mathrm{long})}{cos(lat)sin(long)}}
+#'   \item{z}{\eqn{\sin(\mathrm{lat})}{sin(lat)}}
 #' }
 #' Every row has Euclidean norm 1 (to rounding error).
 #'
@@ -49,7 +49,7 @@
 #'
 #' Returns are in percent: \eqn{100 \log(P_t / P_{t-1})}{100 log(P[t] / P[t-1])},
 #' so the covariances are those of the raw log returns multiplied by
-#' \eqn{10^4}. Window \eqn{w} uses returns \eqn{20(w-1)+1, \dots, 20w}; the
+#' \eqn{10^4}{10^4}. Window \eqn{w}{w} uses returns \eqn{20(w-1)+1, \dots, 20w}{20(w-1)+1, ..., 20w}; the
 #' last 19 returns, which do not fill a window, are dropped. Each matrix is
 #' symmetric and positive definite: the smallest eigenvalue over all windows
 #' is about 0.046 and the largest condition number about 150.

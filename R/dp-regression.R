@@ -1,40 +1,41 @@
 #' Differentially private geodesic regression
 #'
-#' Releases a geodesic regression fit \eqn{x \mapsto Exp_p(x v)} under
-#' \eqn{\epsilon}-differential privacy with the K-norm gradient (KNG)
-#' mechanism on the whole parameter \eqn{(p, v)} (design notes §5): one draw
+#' Releases a geodesic regression fit \eqn{x \mapsto Exp_p(x v)}{x -> Exp_p(x v)} under
+#' \eqn{\epsilon}{epsilon}-differential privacy with the K-norm gradient (KNG)
+#' mechanism on the whole parameter \eqn{(p, v)}{(p, v)} (see "The joint release of a
+#' geodesic regression" in `vignette("methods", package = "riemdp")`): one draw
 #' from the density
 #' \deqn{f(p, v) \propto \exp\left(-\|\nabla E_\tau(p, v; D)\| / \sigma\right),
-#' \qquad \|\nabla E_\tau\|^2 = \|\nabla_p E_\tau\|_p^2 + \|\nabla_v E_\tau\|_p^2,}
-#' with respect to the Riemannian volume of \eqn{M} times Lebesgue measure on
-#' each tangent space, on the public domain \eqn{d(c, p) \le} `radius`,
-#' \eqn{|v|_p \le} `tau_m`. The gradient is that of geodesic regression
+#' \qquad \|\nabla E_\tau\|^2 = \|\nabla_p E_\tau\|_p^2 + \|\nabla_v E_\tau\|_p^2,}{f(p, v) propto exp (-||grad E_tau(p, v; D)|| / sigma), ||grad E_tau||^2 = ||grad_p E_tau||_p^2 + ||grad_v E_tau||_p^2,}
+#' with respect to the Riemannian volume of \eqn{M}{M} times Lebesgue measure on
+#' each tangent space, on the public domain \eqn{d(c, p) \le}{d(c, p) <=} `radius`,
+#' \eqn{|v|_p \le}{|v|_p <=} `tau_m`. The gradient is that of geodesic regression
 #' ([geodesic_regression()]) with the covariate mapped from the public
-#' `x_range` to \eqn{[0, 1]} and each residual clipped to norm `tau`.
+#' `x_range` to \eqn{[0, 1]}{[0, 1]} and each residual clipped to norm `tau`.
 #'
 #' **Privacy.** Replacing one data point changes one term of the clipped
-#' gradient at every \eqn{(p, v)} of the domain, by at most
-#' \eqn{\Delta = (\Delta_p^2 + \Delta_v^2)^{1/2}} from
+#' gradient at every \eqn{(p, v)}{(p, v)} of the domain, by at most
+#' \eqn{\Delta = (\Delta_p^2 + \Delta_v^2)^{1/2}}{Delta = (Delta_p^2 + Delta_v^2)^(1/2)} from
 #' [sensitivity_geodesic_regression()] (public `n`, `tau`, `tau_m`); the
 #' normalising constant of the density depends on the data, so
-#' \eqn{\sigma = 2\Delta/\epsilon} (Reimherr & Awan 2019), and the whole
-#' release spends \eqn{\epsilon}. Everything else is public: the domain, the
+#' \eqn{\sigma = 2\Delta/\epsilon}{sigma = 2 Delta/epsilon} (Reimherr & Awan 2019), and the whole
+#' release spends \eqn{\epsilon}{epsilon}. Everything else is public: the domain, the
 #' covariate range, the clip. Covariates outside `x_range` are an error, and
 #' so are responses that are not points of `M`; the errors carry no data
 #' values.
 #'
 #' **Sampler.** The draw is the last state of a Metropolis-Hastings chain
-#' started at the public point \eqn{(c, 0)}, never at the non-private fit,
+#' started at the public point \eqn{(c, 0)}{(c, 0)}, never at the non-private fit,
 #' whose length is a function of public quantities only (by default
-#' \eqn{500 + 50D} steps, \eqn{D} the dimension of \eqn{(p, v)}; see
+#' \eqn{500 + 50D}{500 + 50D} steps, \eqn{D}{D} the dimension of \eqn{(p, v)}{(p, v)}; see
 #' `control`). It runs in orthonormal coordinates of the tangent bundle at
-#' the Huber fit \eqn{\hat z}, where the gradient is about
-#' \eqn{g_0 + H\delta} (\eqn{H} by central differences), and mixes two
+#' the Huber fit \eqn{\hat z}{zhat}, where the gradient is about
+#' \eqn{g_0 + H\delta}{g_0 + H delta} (\eqn{H}{H} by central differences), and mixes two
 #' kernels: independence proposals from the linearised K-norm gradient law
-#' \eqn{\delta = H^{-1}(u - g_0)}, \eqn{u} with density
-#' \eqn{\propto \exp(-|u|/(s\sigma))} for \eqn{s = 1, 2, 5}, and from the
+#' \eqn{\delta = H^{-1}(u - g_0)}{delta = H^(-1)(u - g_0)}, \eqn{u}{u} with density
+#' \eqn{\propto \exp(-|u|/(s\sigma))}{propto exp(-|u|/(s sigma))} for \eqn{s = 1, 2, 5}{s = 1, 2, 5}, and from the
 #' uniform law on the public domain; and local random-walk steps
-#' preconditioned by \eqn{H^{-1}}, their scale adapted during burn-in only.
+#' preconditioned by \eqn{H^{-1}}{H^(-1)}, their scale adapted during burn-in only.
 #' The proposal may use the data: the chain's stationary law is the
 #' mechanism's whatever the proposal, and its start and length are public.
 #' Where the linearisation is exact (least squares on flat space with no
@@ -46,36 +47,45 @@
 #' parameters only; chain diagnostics depend on the data and are returned
 #' only with `diagnostics = TRUE`, outside the guarantee.
 #'
-#' When \eqn{n\epsilon} is small the density is nearly flat (with clipped
+#' **Run time.** Every chain iteration evaluates the clipped gradient at the
+#' proposal, one pass over all \eqn{n}{n} points. The number of iterations is
+#' fixed by public quantities (\eqn{D}{D} and `control`), so the run time grows
+#' linearly in \eqn{n}{n} and does not otherwise depend on the data. Measured on
+#' \eqn{S^2}{S^2} with one covariate and the default chain, on a shared two-core
+#' machine: 24 ms at \eqn{n = 1000}{n = 1000}, 0.23 s at \eqn{n = 10^4}{n = 10^4}, 1.6 s at
+#' \eqn{n = 10^5}{n = 10^5}.
+#'
+#' When \eqn{n\epsilon}{n epsilon} is small the density is nearly flat (with clipped
 #' residuals its largest contrast over the domain is of order
-#' \eqn{n\epsilon/(4\sqrt2)} nats), and the release is then close to a
+#' \eqn{n\epsilon/(4\sqrt2)}{n epsilon/(4sqrt(2))} nats), and the release is then close to a
 #' uniform draw on the public domain: choose the domain as small as public
 #' knowledge allows.
 #'
-#' **What it estimates.** A KNG with residuals clipped to norm \eqn{\tau} is
-#' the KNG of the Huber-type loss \eqn{\rho_\tau(d) = d^2/2} for
-#' \eqn{d \le \tau} and \eqn{\tau d - \tau^2/2} beyond: the release
-#' concentrates, as \eqn{n} grows, on the Huber geodesic fit, which is the
+#' **What it estimates.** A KNG with residuals clipped to norm \eqn{\tau}{tau} is
+#' the KNG of the Huber-type loss \eqn{\rho_\tau(d) = d^2/2}{rho_tau(d) = d^2/2} for
+#' \eqn{d \le \tau}{d <= tau} and \eqn{\tau d - \tau^2/2}{tau d - tau^2/2} beyond: the release
+#' concentrates, as \eqn{n}{n} grows, on the Huber geodesic fit, which is the
 #' least-squares fit of [geodesic_regression()] when every residual is below
-#' \eqn{\tau}. That fit is `geodesic_regression(M, x, Y, loss = "huber",
+#' \eqn{\tau}{tau}. That fit is `geodesic_regression(M, x, Y, loss = "huber",
 #' c = tau, scale = 1)` (see [geodesic_regression()]; the map of `x` to
-#' \eqn{[0, 1]} reparametrises the same geodesic): the non-private estimate
+#' \eqn{[0, 1]}{[0, 1]} reparametrises the same geodesic): the non-private estimate
 #' the release targets, to compare releases with.
 #'
 #' **The scheme of Kulkarni & Soto (2025).** `scheme = "paper"` runs the
-#' two-step release of their App. A, for reproducing their experiments only:
+#' two-step release of Kulkarni & Soto (2025), App. A, for reproducing their experiments only:
 #' the footpoint from
-#' \eqn{\exp(-\|\nabla_p E(p, \Gamma_{\hat p \to p}\hat v)\|/\sigma_p)}, with
-#' \eqn{(\hat p, \hat v)} the non-private least-squares fit, then the shooting
+#' \eqn{\exp(-\|\nabla_p E(p, \Gamma_{\hat p \to p}\hat v)\|/\sigma_p)}{exp(-||grad_p E(p, Gamma_(phat -> p)vhat)||/sigma_p)}, with
+#' \eqn{(\hat p, \hat v)}{(phat, vhat)} the non-private least-squares fit, then the shooting
 #' vector in the tangent space of the private footpoint from
-#' \eqn{\exp(-\|\nabla_v E(\tilde p, v)\|/\sigma_v)}, with
-#' \eqn{\epsilon_p = } `split`\eqn{\cdot\epsilon},
-#' \eqn{\epsilon_v = \epsilon - \epsilon_p} and \eqn{\sigma = \Delta/\epsilon}
+#' \eqn{\exp(-\|\nabla_v E(\tilde p, v)\|/\sigma_v)}{exp(-||grad_v E(ptilde, v)||/sigma_v)}, with
+#' \eqn{\epsilon_p = }{epsilon_p =} `split`\eqn{\cdot\epsilon}{*epsilon},
+#' \eqn{\epsilon_v = \epsilon - \epsilon_p}{epsilon_v = epsilon - epsilon_p} and \eqn{\sigma = \Delta/\epsilon}{sigma = Delta/epsilon}
 #' per step as the paper has it (with the package's correct
-#' \eqn{\Delta_p, \Delta_v}). It is **not** differentially private: the
-#' footpoint step's bound holds for a fixed shooting vector, but \eqn{\hat v}
-#' moves with the data (on \eqn{R^1} with \eqn{n = 20} the step is at best
-#' about \eqn{3.2\epsilon_p}-DP), and \eqn{\sigma = \Delta/\epsilon} ignores
+#' \eqn{\Delta_p, \Delta_v}{Delta_p, Delta_v}). It is **not** differentially private: the
+#' footpoint step's bound holds for a fixed shooting vector, but \eqn{\hat v}{vhat}
+#' moves with the data (on \eqn{R^1}{R^1} with \eqn{n = 20}{n = 20} equally spaced covariates the
+#' step is at best \eqn{3.7\epsilon_p}{3.7 epsilon_p}-DP: see "The footpoint step is not
+#' differentially private" in `vignette("methods", package = "riemdp")`), and \eqn{\sigma = \Delta/\epsilon}{sigma = Delta/epsilon} ignores
 #' the data-dependent normalising constant. Its printed statement says so.
 #'
 #' @section Choosing the public parameters:
@@ -110,12 +120,12 @@
 #' @param x The covariate: a numeric vector with one value per point, inside
 #'   `x_range`.
 #' @param Y The responses: points of `M` in its layout.
-#' @param epsilon Privacy budget \eqn{\epsilon > 0} (the total, for both
+#' @param epsilon Privacy budget \eqn{\epsilon > 0}{epsilon > 0} (the total, for both
 #'   schemes).
-#' @param tau Public clip of the residual norms, \eqn{\tau > 0}.
+#' @param tau Public clip of the residual norms, \eqn{\tau > 0}{tau > 0}.
 #' @param tau_m Public bound on the length of the shooting vector per unit
 #'   of the mapped covariate (i.e. across the whole `x_range`): the domain is
-#'   \eqn{|v| \le} `tau_m`.
+#'   \eqn{|v| \le}{|v| <=} `tau_m`.
 #' @param x_range Public range of the covariate, `c(lower, upper)`; it is
 #'   mapped to \eqn{[0, 1]}{[0, 1]}. Its width must be at least
 #'   `sqrt(.Machine$double.eps)` (about 1.5e-8) times `max(abs(x_range))`, or
@@ -123,7 +133,7 @@
 #'   shift the covariate by a public constant first.
 #' @param center,radius The public ball that holds the footpoint of the
 #'   mapped covariate, the fit at `x_range[1]`; `radius` at most the
-#'   injectivity radius (\eqn{\pi} on the sphere, \eqn{\pi/2} on Kendall's
+#'   injectivity radius (\eqn{\pi}{pi} on the sphere, \eqn{\pi/2}{pi/2} on Kendall's
 #'   space).
 #' @param scheme `"joint"` (the package's release) or `"paper"`.
 #' @param split The share of `epsilon` spent on the footpoint by
@@ -131,7 +141,7 @@
 #' @param bound The sensitivity bound, as in
 #'   [sensitivity_geodesic_regression()].
 #' @param control `NULL` (the default) for the public default chain,
-#'   \eqn{250 + 25D} burn-in steps and as many after, or settings from
+#'   \eqn{250 + 25D}{250 + 25D} burn-in steps and as many after, or settings from
 #'   [mcmc_control()]: the draw is the state after `burn_in + n_iter` steps;
 #'   `adapt` and `target_accept` tune the local steps during burn-in. `init`
 #'   and `resume` are refused (the chain starts at its public start).
@@ -140,16 +150,16 @@
 #'   dimension), of the same default length.
 #' @param diagnostics If `TRUE`, three more chains run from other public
 #'   starts and the release holds their diagnostics: split R-hat and the
-#'   effective sample size of the level \eqn{|\nabla E|/\sigma} over the
+#'   effective sample size of the level \eqn{|\nabla E|/\sigma}{|grad E|/sigma} over the
 #'   chains, the acceptance of each kind of step, and the release's level
-#'   against \eqn{Gamma(D, 1)}, its law where the target is concentrated.
+#'   against \eqn{Gamma(D, 1)}{Gamma(D, 1)}, its law where the target is concentrated.
 #'   They depend on the data beyond the guarantee: the object is then not a
 #'   release to publish; use them on public or simulated data.
 #' @return An object of class `c("riemdp_regression_release", "riemdp_release")`:
 #'   `footpoint` and `shooting` (the private geodesic, parametrised as in
-#'   [geodesic_regression()]: the point at \eqn{x = 0} and the velocity per
-#'   unit of \eqn{x}), `footpoint_range` and `shooting_range` (the same
-#'   geodesic at \eqn{x = } `x_range[1]`, per unit of the mapped covariate:
+#'   [geodesic_regression()]: the point at \eqn{x = 0}{x = 0} and the velocity per
+#'   unit of \eqn{x}{x}), `footpoint_range` and `shooting_range` (the same
+#'   geodesic at \eqn{x = }{x =} `x_range[1]`, per unit of the mapped covariate:
 #'   the sampled parameter), `manifold`, `scheme`, `guarantee`, `epsilon`,
 #'   `split`, `sigma`, `sensitivity` (`c(footpoint, shooting, joint)`),
 #'   `bound`, `tau`, `tau_m`, `x_range`, `center`, `radius`, `n`, `sampler`,
@@ -513,39 +523,44 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' Differentially private linear regression
 #'
 #' Releases the coefficients of a linear regression of a numeric response on
-#' one or several numeric predictors under \eqn{\epsilon}-differential
+#' one or several numeric predictors under \eqn{\epsilon}{epsilon}-differential
 #' privacy: the Euclidean case of [dp_geodesic_regression()] (the K-norm
 #' gradient mechanism on the whole coefficient vector, residuals clipped to
 #' `tau`), with one shooting vector per predictor.
 #'
-#' Each predictor is mapped from its public range to \eqn{[0, 1]},
-#' \eqn{u_{ij} = (x_{ij} - a_j)/(b_j - a_j)}; the mechanism samples
-#' \eqn{\theta = (\beta^u_0, \beta^u_1, \dots, \beta^u_m)}, the fit at the
+#' Each predictor is mapped from its public range to \eqn{[0, 1]}{[0, 1]},
+#' \eqn{u_{ij} = (x_{ij} - a_j)/(b_j - a_j)}{u_ij = (x_ij - a_j)/(b_j - a_j)}; the mechanism samples
+#' \eqn{\theta = (\beta^u_0, \beta^u_1, \dots, \beta^u_m)}{theta = (beta^u_0, beta^u_1, ..., beta^u_m)}, the fit at the
 #' lower corner of the ranges and the changes of the response across each
 #' range, from the density
-#' \eqn{\propto \exp(-\|\nabla E_\tau(\theta)\|/\sigma)} with
-#' \eqn{E_\tau(\theta) = \frac1n\sum_i \rho_\tau(y_i - \beta^u_0 - \sum_j u_{ij}\beta^u_j)}
-#' and \eqn{\rho_\tau} the Huber-type loss (\eqn{r^2/2} for \eqn{|r| \le \tau},
-#' \eqn{\tau|r| - \tau^2/2} beyond), on the public box
-#' \eqn{|\beta^u_j| \le} `beta_max` for every \eqn{j}.
+#' \eqn{\propto \exp(-\|\nabla E_\tau(\theta)\|/\sigma)}{propto exp(-||grad E_tau(theta)||/sigma)} with
+#' \eqn{E_\tau(\theta) = \frac1n\sum_i \rho_\tau(y_i - \beta^u_0 - \sum_j u_{ij}\beta^u_j)}{E_tau(theta) = 1/n sum_i rho_tau(y_i - beta^u_0 - sum_j u_ij beta^u_j)}
+#' and \eqn{\rho_\tau}{rho_tau} the Huber-type loss (\eqn{r^2/2}{r^2/2} for \eqn{|r| \le \tau}{|r| <= tau},
+#' \eqn{\tau|r| - \tau^2/2}{tau|r| - tau^2/2} beyond), on the public box
+#' \eqn{|\beta^u_j| \le}{|beta^u_j| <=} `beta_max` for every \eqn{j}{j}.
 #'
-#' **Sensitivity.** \eqn{\nabla E_\tau(\theta) = -\frac1n\sum_i \psi_\tau(r_i)(1, u_i)},
-#' with \eqn{|\psi_\tau| \le \tau} and \eqn{u_i \in [0, 1]^m}, so
-#' \eqn{\|(1, u_i)\| \le \sqrt{1 + m}}. Replacing one observation changes
-#' one term, at every \eqn{\theta}, by at most
-#' \eqn{\Delta = 2\tau\sqrt{1 + m}/n}; the normalising constant depends on
-#' the data, so \eqn{\sigma = 2\Delta/\epsilon}. With \eqn{m = 1} this is the
-#' joint bound \eqn{(\Delta_p^2 + \Delta_v^2)^{1/2}} of
+#' **Sensitivity.** \eqn{\nabla E_\tau(\theta) = -\frac1n\sum_i \psi_\tau(r_i)(1, u_i)}{grad E_tau(theta) = -1/n sum_i psi_tau(r_i)(1, u_i)},
+#' with \eqn{|\psi_\tau| \le \tau}{|psi_tau| <= tau} and \eqn{u_i \in [0, 1]^m}{u_i in [0, 1]^m}, so
+#' \eqn{\|(1, u_i)\| \le \sqrt{1 + m}}{||(1, u_i)|| <= sqrt(1 + m)}. Replacing one observation changes
+#' one term, at every \eqn{\theta}{theta}, by at most
+#' \eqn{\Delta = 2\tau\sqrt{1 + m}/n}{Delta = 2 tau sqrt(1 + m)/n}; the normalising constant depends on
+#' the data, so \eqn{\sigma = 2\Delta/\epsilon}{sigma = 2 Delta/epsilon}. With \eqn{m = 1}{m = 1} this is the
+#' joint bound \eqn{(\Delta_p^2 + \Delta_v^2)^{1/2}}{(Delta_p^2 + Delta_v^2)^(1/2)} of
 #' [sensitivity_geodesic_regression()] on flat space.
 #'
 #' The released coefficients are returned as `lm()` has them (intercept at
-#' \eqn{x = 0}, slopes per unit of each predictor): \eqn{\beta_j = \beta^u_j/(b_j - a_j)},
-#' \eqn{\beta_0 = \beta^u_0 - \sum_j \beta_j a_j} (post-processing). The
+#' \eqn{x = 0}{x = 0}, slopes per unit of each predictor): \eqn{\beta_j = \beta^u_j/(b_j - a_j)}{beta_j = beta^u_j/(b_j - a_j)},
+#' \eqn{\beta_0 = \beta^u_0 - \sum_j \beta_j a_j}{beta_0 = beta^u_0 - sum_j beta_j a_j} (post-processing). The
 #' release concentrates on the Huber regression fit with clip `tau`, which is
 #' the least-squares fit when every residual is below `tau`. The draw is the
 #' last state of a Metropolis-Hastings chain started at the public point 0,
-#' of \eqn{500 + 50(m + 1)} steps by default; see [dp_geodesic_regression()]
+#' of \eqn{500 + 50(m + 1)}{500 + 50(m + 1)} steps by default; see [dp_geodesic_regression()]
 #' for the sampler and `diagnostics`.
+#' Every step evaluates the clipped gradient over all \eqn{n}{n} records, and the
+#' number of steps is fixed by \eqn{m}{m} and `control`, so the run time grows
+#' linearly in \eqn{n}{n} (one predictor, default chain, a shared two-core
+#' machine: 9 ms at \eqn{n = 1000}{n = 1000}, 0.13 s at \eqn{n = 10^4}{n = 10^4}, 1.1 s at
+#' \eqn{n = 10^5}{n = 10^5}).
 #'
 #' @section Choosing the public parameters:
 #' All three are in the data's units. `x_range` is each predictor's public
@@ -613,7 +628,7 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #'   The release keeps the formula without its environment.
 #' @param data A data frame holding the variables of `formula`, with at
 #'   least one row.
-#' @param epsilon Privacy budget \eqn{\epsilon > 0}.
+#' @param epsilon Privacy budget \eqn{\epsilon > 0}{epsilon > 0}.
 #' @param tau Public clip of the absolute residuals.
 #' @param x_range Public ranges of the predictors: `c(lower, upper)` for one
 #'   predictor; for several, a matrix with two rows and one column per

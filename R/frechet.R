@@ -1,9 +1,9 @@
 #' Fréchet mean
 #'
-#' The minimiser of \eqn{F(x) = \frac{1}{2n}\sum_i d(x, x_i)^2} by Riemannian
-#' gradient descent: \eqn{x \leftarrow Exp_x(t \cdot \frac1n \sum_i Log_x(x_i))}
-#' with \eqn{t = 1} and Armijo backtracking, stopping when the gradient norm
-#' \eqn{|\frac1n \sum_i Log_x(x_i)|_x} falls below `tol` (design notes §2)
+#' The minimiser of \eqn{F(x) = \frac{1}{2n}\sum_i d(x, x_i)^2}{F(x) = 1/(2n) sum_i d(x, x_i)^2} by Riemannian
+#' gradient descent: \eqn{x \leftarrow Exp_x(t \cdot \frac1n \sum_i Log_x(x_i))}{x <- Exp_x(t * 1/n sum_i Log_x(x_i))}
+#' with \eqn{t = 1}{t = 1} and Armijo backtracking, stopping when the gradient norm
+#' \eqn{|\frac1n \sum_i Log_x(x_i)|_x}{|1/n sum_i Log_x(x_i)|_x} falls below `tol`
 #' or below the level at which it is rounding noise (a small multiple of the
 #' machine epsilon, times the scale of the coordinates at the estimate and
 #' the spread of the data: far from the origin of the hyperboloid, or at an
@@ -18,16 +18,16 @@
 #' (far from the origin, where that normalisation is lost to rounding, the
 #' mean of the spatial coordinates lifted onto the hyperboloid),
 #' the arithmetic mean of the matrices on spd, and the full Procrustes mean
-#' (dominant eigenvector of \eqn{\sum z_i z_i^*}) on Kendall's space.
+#' (dominant eigenvector of \eqn{\sum z_i z_i^*}{sum z_i z_i^*}) on Kendall's space.
 #' On positively curved spaces the data should lie in a ball of radius below
-#' \eqn{\pi/4} (sphere) for the mean to be unique.
+#' \eqn{\pi/4}{pi/4} (sphere) for the mean to be unique.
 #'
 #' @inheritParams geometry
 #' @param X Data points in the manifold's layout (rows of a matrix, or a
 #'   `k x k x n` / `k x 2 x n` array).
 #' @param weights Optional non-negative weights, one per point of `X`
 #'   (never recycled), finite and not all zero: the weighted mean minimises
-#'   \eqn{\sum_i w_i d(x, x_i)^2 / (2 \sum_i w_i)}. Integer weights give the
+#'   \eqn{\sum_i w_i d(x, x_i)^2 / (2 \sum_i w_i)}{sum_i w_i d(x, x_i)^2 / (2 sum_i w_i)}. Integer weights give the
 #'   mean of the data with rows repeated; points of weight 0 are dropped.
 #'   Equal weights give the unweighted mean.
 #' @param init Optional starting point.
@@ -35,10 +35,10 @@
 #' @param tol Tolerance on the Riemannian gradient norm.
 #' @return An object of class `c("riemdp_frechet_mean", "riemdp_fit")`: a list
 #'   with `manifold`, `estimate` (a point in the manifold's layout),
-#'   `iterations`, `grad_norm`, `converged`, `cost` (the value of \eqn{F}),
+#'   `iterations`, `grad_norm`, `converged`, `cost` (the value of \eqn{F}{F}),
 #'   `n`, `weights`, `data` (the input points) and `call`. Methods: `print()`,
 #'   `summary()` (with quantiles of the geodesic distances to the mean),
-#'   `coef()`, `residuals()` (the tangent vectors \eqn{Log_{\bar x}(x_i)} at
+#'   `coef()`, `residuals()` (the tangent vectors \eqn{Log_{\bar x}(x_i)}{Log_xbar(x_i)} at
 #'   the mean, in the manifold's layout) and `plot()` (histogram of the
 #'   distances to the mean).
 #' @examples
@@ -232,27 +232,27 @@ coef.riemdp_fit <- function(object, ...) object$estimate
 
 #' Fréchet (geometric) median
 #'
-#' The minimiser of \eqn{F(x) = \sum_i w_i d(x, x_i) / \sum_i w_i} (all
-#' \eqn{w_i = 1} by default), a robust location: unlike the Fréchet mean it is
+#' The minimiser of \eqn{F(x) = \sum_i w_i d(x, x_i) / \sum_i w_i}{F(x) = sum_i w_i d(x, x_i) / sum_i w_i} (all
+#' \eqn{w_i = 1}{w_i = 1} by default), a robust location: unlike the Fréchet mean it is
 #' not dragged far by a fraction of gross outliers. Computed by the
 #' Riemannian Weiszfeld algorithm (Fletcher, Venkatasubramanian and Joshi
-#' 2009, eq. 4-5): \eqn{x \leftarrow Exp_x(R/S)} with
-#' \eqn{R = \sum_i w_i Log_x(x_i)/d_i} and \eqn{S = \sum_i w_i / d_i},
-#' \eqn{d_i = d(x, x_i)}; a step that does not decrease \eqn{F} is halved.
-#' Where an iterate lands on data points (the set \eqn{K}, of weight
-#' \eqn{W_K}) the step is the modification of Vardi and Zhang (2000): the
-#' iterate is the median when \eqn{|R| \le W_K} (with \eqn{R} summed over the
+#' 2009, eq. 4-5): \eqn{x \leftarrow Exp_x(R/S)}{x <- Exp_x(R/S)} with
+#' \eqn{R = \sum_i w_i Log_x(x_i)/d_i}{R = sum_i w_i Log_x(x_i)/d_i} and \eqn{S = \sum_i w_i / d_i}{S = sum_i w_i / d_i},
+#' \eqn{d_i = d(x, x_i)}{d_i = d(x, x_i)}; a step that does not decrease \eqn{F}{F} is halved.
+#' Where an iterate lands on data points (the set \eqn{K}{K}, of weight
+#' \eqn{W_K}{W_K}) the step is the modification of Vardi and Zhang (2000): the
+#' iterate is the median when \eqn{|R| \le W_K}{|R| <= W_K} (with \eqn{R}{R} summed over the
 #' other points), and otherwise steps off with the step scaled by
-#' \eqn{1 - W_K/|R|}. When one data point dominates the Weiszfeld average,
+#' \eqn{1 - W_K/|R|}{1 - W_K/|R|}. When one data point dominates the Weiszfeld average,
 #' that point is tested with the same condition, so a median at a data point
 #' is found in a few steps (plain Weiszfeld converges to it only slowly).
 #'
-#' Convergence is judged on the norm of the minimal subgradient of \eqn{F},
-#' \eqn{\max(0, |R| - W_K)/\sum_i w_i} (dimensionless: at most 1, whatever
+#' Convergence is judged on the norm of the minimal subgradient of \eqn{F}{F},
+#' \eqn{\max(0, |R| - W_K)/\sum_i w_i}{max(0, |R| - W_K)/sum_i w_i} (dimensionless: at most 1, whatever
 #' the scale of the data): below `tol`, or below its rounding floor (each unit
-#' vector \eqn{Log_x(x_i)/d_i} is resolved to about the machine epsilon times
-#' the scale of the coordinates over \eqn{d_i}), or when no step decreases
-#' \eqn{F} any more within a small multiple of that floor; near data points
+#' vector \eqn{Log_x(x_i)/d_i}{Log_x(x_i)/d_i} is resolved to about the machine epsilon times
+#' the scale of the coordinates over \eqn{d_i}{d_i}), or when no step decreases
+#' \eqn{F}{F} any more within a small multiple of that floor; near data points
 #' that dominate the floor (an iterate a hair's breadth from a data point
 #' that is not the median) the floor is not trusted and the steps go on. Each
 #' iterate is retracted onto the manifold. The start is the (weighted)
@@ -260,7 +260,7 @@ coef.riemdp_fit <- function(object, ...) object$estimate
 #' is the spatial median, computed on the data divided by a power of 2 (an
 #' exact scaling), so that any finite scale of the data gives the same
 #' relative accuracy. On positively curved spaces the data should lie in a ball
-#' of radius below \eqn{\pi/4} (sphere) for the median to be unique.
+#' of radius below \eqn{\pi/4}{pi/4} (sphere) for the median to be unique.
 #'
 #' @inheritParams frechet_mean
 #' @param weights Optional non-negative weights, one per point of `X` (never
@@ -270,11 +270,11 @@ coef.riemdp_fit <- function(object, ...) object$estimate
 #' @return An object of class `c("riemdp_frechet_median", "riemdp_fit")`: a
 #'   list with `manifold`, `estimate` (a point in the manifold's layout),
 #'   `iterations`, `grad_norm` (the subgradient norm), `converged`, `cost`
-#'   (the value of \eqn{F}, the weighted mean distance to the median),
+#'   (the value of \eqn{F}{F}, the weighted mean distance to the median),
 #'   `data_point` (the index of a data point the median coincides with, or
 #'   `NA`), `n`, `weights`, `data` and `call`. Methods: `print()`,
 #'   `summary()` (with quantiles of the distances to the median), `coef()`,
-#'   `residuals()` (the tangent vectors \eqn{Log_m(x_i)} at the median) and
+#'   `residuals()` (the tangent vectors \eqn{Log_m(x_i)}{Log_m(x_i)} at the median) and
 #'   `plot()` (histogram of the distances to the median).
 #' @references Fletcher, P. T., Venkatasubramanian, S. and Joshi, S. (2009).
 #'   The geometric median on Riemannian manifolds with application to robust

@@ -1,27 +1,27 @@
 #' mu against sigma
 #'
-#' [gdp_mu()] over a grid of rates \eqn{\sigma}: how much privacy the
-#' Riemannian Gaussian mechanism with sensitivity \eqn{\Delta} gives at each
-#' noise level, beside the Euclidean value \eqn{\Delta/\sigma} (Jiang et al.
-#' 2023, Thm 4.1 and Fig. 1). `plot()` draws \eqn{\mu(\sigma)} on a
-#' logarithmic \eqn{\sigma} axis with \eqn{\Delta/\sigma} dashed; on a
-#' sphere \eqn{\mu} falls below the Euclidean value (the law wraps around a
+#' [gdp_mu()] over a grid of rates \eqn{\sigma}{sigma}: how much privacy the
+#' Riemannian Gaussian mechanism with sensitivity \eqn{\Delta}{Delta} gives at each
+#' noise level, beside the Euclidean value \eqn{\Delta/\sigma}{Delta/sigma} (Jiang et al.
+#' 2023, Thm 4.1 and Fig. 1). `plot()` draws \eqn{\mu(\sigma)}{mu(sigma)} on a
+#' logarithmic \eqn{\sigma}{sigma} axis with \eqn{\Delta/\sigma}{Delta/sigma} dashed; on a
+#' sphere \eqn{\mu}{mu} falls below the Euclidean value (the law wraps around a
 #' compact space), on hyperbolic space it stays above it and tends to a
 #' positive limit (see [gdp_sigma()]).
 #'
 #' With a target `mu`, the curve also records [gdp_sigma()]`(M, mu, sensitivity)`,
-#' the smallest \eqn{\sigma} that achieves it, and `plot()` marks it.
-#' Each \eqn{\mu} is computed by [gdp_mu()] with the given `method` and
+#' the smallest \eqn{\sigma}{sigma} that achieves it, and `plot()` marks it.
+#' Each \eqn{\mu}{mu} is computed by [gdp_mu()] with the given `method` and
 #' `control`: the deterministic methods (the default) do not use the random
-#' number generator; Monte Carlo methods draw for each \eqn{\sigma} in turn.
+#' number generator; Monte Carlo methods draw for each \eqn{\sigma}{sigma} in turn.
 #'
 #' @inheritParams gdp_mu
-#' @param sigma Rates \eqn{\sigma > 0} (at least two, finite); `NULL` for 25
-#'   values from \eqn{\Delta/8} to \eqn{8\Delta}, evenly spaced on the log scale.
-#' @param mu Optional target \eqn{\mu > 0} to mark (deterministic methods only).
+#' @param sigma Rates \eqn{\sigma > 0}{sigma > 0} (at least two, finite); `NULL` for 25
+#'   values from \eqn{\Delta/8}{Delta/8} to \eqn{8\Delta}{8 Delta}, evenly spaced on the log scale.
+#' @param mu Optional target \eqn{\mu > 0}{mu > 0} to mark (deterministic methods only).
 #' @return An object of class `riemdp_gdp_curve`: a list with `sigma` (sorted),
 #'   `mu`, `se` (Monte Carlo standard errors, `NA` for deterministic methods),
-#'   `euclidean` (\eqn{\Delta/\sigma}), `manifold`, `sensitivity`, `method`,
+#'   `euclidean` (\eqn{\Delta/\sigma}{Delta/sigma}), `manifold`, `sensitivity`, `method`,
 #'   `target` (`NULL`, or a list with `mu`, `sigma` and the achieved `mu_achieved`)
 #'   and `call`. Methods `print()` and `plot()`.
 #' @seealso [gdp_mu()], [gdp_sigma()], [privacy_profile()].

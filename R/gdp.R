@@ -1,5 +1,6 @@
 # Gaussian differential privacy accounting (Jiang, Chang, Liu, Ding, Kong &
-# Jiang 2023; DESIGN §6). The kernels (delta_mu, its inversion, the privacy
+# Jiang et al. 2023; article "Methods and corrections", section "Gaussian DP
+# accounting"). The kernels (delta_mu, its inversion, the privacy
 # profiles, the supremum over epsilon and mu beyond the sigmas where the
 # profile is evaluated) are in src/riemdp/privacy/gdp.h; this file validates,
 # dispatches and builds the S3 objects. gdp_sigma()'s root finding lives here.
@@ -48,24 +49,24 @@ gdp_recycle <- function(a, b, arg_a, arg_b, call) {
 
 #' The privacy curve of mu-GDP
 #'
-#' \eqn{\delta_\mu(\varepsilon) = \Phi(-\varepsilon/\mu + \mu/2) - e^\varepsilon \Phi(-\varepsilon/\mu - \mu/2)}
+#' \eqn{\delta_\mu(\varepsilon) = \Phi(-\varepsilon/\mu + \mu/2) - e^\varepsilon \Phi(-\varepsilon/\mu - \mu/2)}{delta_mu(epsilon) = Phi(-epsilon/mu + mu/2) - e^epsilon Phi(-epsilon/mu - mu/2)}
 #' (Jiang et al. 2023, Def. 3.1; Dong et al. 2022, Cor. 1): a mechanism is
-#' \eqn{\mu}-GDP if and only if it is \eqn{(\varepsilon, \delta_\mu(\varepsilon))}-DP for every \eqn{\varepsilon \ge 0}.
+#' \eqn{\mu}{mu}-GDP if and only if it is \eqn{(\varepsilon, \delta_\mu(\varepsilon))}{(epsilon, delta_mu(epsilon))}-DP for every \eqn{\varepsilon \ge 0}{epsilon >= 0}.
 #'
-#' Evaluated without overflow or cancellation for every \eqn{\varepsilon}
+#' Evaluated without overflow or cancellation for every \eqn{\varepsilon}{epsilon}
 #' (tested up to 500 and beyond): the second term as
-#' \eqn{\exp(\varepsilon + \log\Phi(\cdot))}, and, where the two terms would
+#' \eqn{\exp(\varepsilon + \log\Phi(\cdot))}{exp(epsilon + log Phi(*))}, and, where the two terms would
 #' cancel, as the positive integral
-#' \eqn{\phi(z_0)\int_0^\infty e^{-z_0 s - s^2/2}(1 - e^{-\mu s})\,ds},
-#' \eqn{z_0 = \varepsilon/\mu - \mu/2} (the Gaussian privacy loss). At
-#' \eqn{\varepsilon = 0} it is \eqn{2\Phi(\mu/2) - 1}. The result is
+#' \eqn{\phi(z_0)\int_0^\infty e^{-z_0 s - s^2/2}(1 - e^{-\mu s})\,ds}{phi(z_0)int_0^Inf e^(-z_0 s - s^2/2)(1 - e^(-mu s)) ds},
+#' \eqn{z_0 = \varepsilon/\mu - \mu/2}{z_0 = epsilon/mu - mu/2} (the Gaussian privacy loss). At
+#' \eqn{\varepsilon = 0}{epsilon = 0} it is \eqn{2\Phi(\mu/2) - 1}{2 Phi(mu/2) - 1}. The result is
 #' rounded up by 4 units of \eqn{2^{-52}}{2^-52} (relative): it is a guarantee.
 #' A \eqn{\mu}{mu}-GDP mechanism is \eqn{(\varepsilon, \delta_\mu(\varepsilon))}{(epsilon, delta_mu(epsilon))}-DP
 #' for every \eqn{\varepsilon}{epsilon} at once, and \eqn{\varepsilon}{epsilon}-DP for none.
 #'
-#' @param epsilon Numbers \eqn{\ge 0} (`Inf` gives 0).
-#' @param mu Numbers \eqn{> 0}; `Inf` is allowed (a release without privacy:
-#'   \eqn{\delta = 1} for every finite \eqn{\varepsilon}). `epsilon` and `mu`
+#' @param epsilon Numbers \eqn{\ge 0}{>= 0} (`Inf` gives 0).
+#' @param mu Numbers \eqn{> 0}{> 0}; `Inf` is allowed (a release without privacy:
+#'   \eqn{\delta = 1}{delta = 1} for every finite \eqn{\varepsilon}{epsilon}). `epsilon` and `mu`
 #'   are recycled when one of them has length 1, otherwise their lengths must
 #'   agree; both infinite at once is an error.
 #' @return A numeric vector.
@@ -92,7 +93,7 @@ gdp_delta <- function(epsilon, mu) {
 #' * `gdp_from_dp(epsilon)`: an \eqn{\varepsilon}{epsilon}-DP mechanism is
 #'   \eqn{\mu}{mu}-GDP with \eqn{\mu = -2\Phi^{-1}(1/(1+e^\varepsilon))}{mu = -2 qnorm(1 / (1 + exp(epsilon)))}
 #'   (Dong, Roth & Su 2022; Liu et al. 2022, as cited by Jiang et al. 2023,
-#'   Sec. 5; DESIGN §6), computed on the log scale
+#'   Sec. 5), computed on the log scale
 #'   (`qnorm(log.p = TRUE)`), exact for large \eqn{\varepsilon}{epsilon}, and
 #'   rounded up: its \eqn{\log\Phi(\mu/2) - \log\Phi(-\mu/2)}{log(pnorm(mu/2)) - log(pnorm(-mu/2))}
 #'   is at least `epsilon`.
@@ -209,25 +210,27 @@ gdp_compose <- function(...) {
 #'   `gdp_control()` checks the smaller need, [gdp_mu()] and
 #'   [privacy_profile()] the method's. The draws, the sort of the losses and
 #'   the passes over them stop at Ctrl-C.
-#' @param n_epsilon Size of the \eqn{\varepsilon} grid \eqn{k, 2k, \dots, n_\varepsilon k},
-#'   \eqn{k = \varepsilon_{max}/n_\varepsilon} (Algorithms 1 and 2). `algorithm1`
-#'   and `monte_carlo` add \eqn{\varepsilon = 0} and refine the supremum by golden section
+#' @param n_epsilon Size of the \eqn{\varepsilon}{epsilon} grid \eqn{k, 2k, \dots, n_\varepsilon k}{k, 2k, ..., n_epsilon k},
+#'   \eqn{k = \varepsilon_{max}/n_\varepsilon}{k = epsilon_max/n_epsilon} (Algorithms 1 and 2). `algorithm1`
+#'   and `monte_carlo` add \eqn{\varepsilon = 0}{epsilon = 0} and refine the supremum by golden section
 #'   between the neighbours of the best grid point; `quadrature` uses
-#'   \eqn{\min(n_\varepsilon, 40) + 1} points \eqn{\varepsilon_{max}(j/K)^2} (denser near 0) and refines likewise.
-#' @param epsilon_max Largest \eqn{\varepsilon} of the grid; `NULL` for the
-#'   method's default: on \eqn{S^d} \eqn{\Delta(2\pi - \Delta)/(2\sigma^2)},
-#'   where the profile vanishes (`profile = "paper"`: \eqn{\pi\Delta/(2\sigma^2)},
-#'   Algorithm 1 step 1); on \eqn{R^d}
-#'   \eqn{\max\{10, 5\Delta/\sigma + \Delta^2/(2\sigma^2)\}} (the paper's choice for
-#'   \eqn{\Delta = 1}); on \eqn{H^d} the larger of that and the largest privacy
-#'   loss \eqn{\Delta(2r_b + \Delta)/(2\sigma^2)} on the radial window
-#'   \eqn{r \le r_b} that holds all but \eqn{e^{-40}} of the peak radial density.
-#' @param profile `"corrected"` (the S^1 profile of DESIGN §6) or `"paper"`:
+#'   \eqn{\min(n_\varepsilon, 40) + 1}{min(n_epsilon, 40) + 1} points \eqn{\varepsilon_{max}(j/K)^2}{epsilon_max(j/K)^2} (denser near 0) and refines likewise.
+#' @param epsilon_max Largest \eqn{\varepsilon}{epsilon} of the grid; `NULL` for the
+#'   method's default: on \eqn{S^d}{S^d} \eqn{\Delta(2\pi - \Delta)/(2\sigma^2)}{Delta(2 pi - Delta)/(2 sigma^2)},
+#'   where the profile vanishes (`profile = "paper"`: \eqn{\pi\Delta/(2\sigma^2)}{pi Delta/(2 sigma^2)},
+#'   Algorithm 1 step 1); on \eqn{R^d}{R^d}
+#'   \eqn{\max\{10, 5\Delta/\sigma + \Delta^2/(2\sigma^2)\}}{max(10, 5 Delta/sigma + Delta^2/(2 sigma^2))} (the paper's choice for
+#'   \eqn{\Delta = 1}{Delta = 1}); on \eqn{H^d}{H^d} the larger of that and the largest privacy
+#'   loss \eqn{\Delta(2r_b + \Delta)/(2\sigma^2)}{Delta(2r_b + Delta)/(2 sigma^2)} on the radial window
+#'   \eqn{r \le r_b}{r <= r_b} that holds all but \eqn{e^{-40}}{e^(-40)} of the peak radial density.
+#' @param profile `"corrected"` (the closed-form S^1 profile that corrects Jiang et al. (2023),
+#'   Cor. 3.2.1; see "The privacy profile on the circle" in
+#'   `vignette("methods", package = "riemdp")`) or `"paper"`:
 #'   Cor. 3.2.1 as printed, with Algorithm 1 exactly as published (grid without
 #'   0, maximum read off the grid), to reproduce the paper's Fig. 1. Only for
 #'   `method = "algorithm1"`.
-#' @param tol Relative tolerance of every inversion \eqn{\delta_\mu(\varepsilon) = l}
-#'   (the upper end of the bracket is returned: \eqn{\mu} is rounded up).
+#' @param tol Relative tolerance of every inversion \eqn{\delta_\mu(\varepsilon) = l}{delta_mu(epsilon) = l}
+#'   (the upper end of the bracket is returned: \eqn{\mu}{mu} is rounded up).
 #' @param verbose `TRUE` or `FALSE`: show a [cli][cli::cli_progress_bar]
 #'   progress bar ("Monte Carlo for mu") of the `n * m` loss draws of
 #'   `monte_carlo` (`2 n m` for `algorithm2`) in [gdp_mu()] and
@@ -417,14 +420,15 @@ gdp_compute <- function(M, sigma, sensitivity, method, control, eval, call) {
 #' \eqn{l(\varepsilon) = E_{Y \sim \eta_1}[(1 - e^{\varepsilon - L(Y)})_+]}{l(epsilon) = E[(1 - exp(epsilon - L(Y)))_+], Y ~ N_M(eta_1, sigma^2)},
 #' \eqn{L(y) = (d(\eta_2, y)^2 - d(\eta_1, y)^2)/(2\sigma^2)}{L(y) = (d(eta_2, y)^2 - d(eta_1, y)^2) / (2 sigma^2)},
 #' \eqn{d(\eta_1,\eta_2) = \Delta}{d(eta_1, eta_2) = Delta}
-#' (DESIGN §6: the change-of-measure form of the paper's
+#' (the change-of-measure form of the paper's
 #' \eqn{P_{\eta_1}(A) - e^\varepsilon P_{\eta_2}(A)}{P_eta_1(A) - exp(epsilon) P_eta_2(A)}).
 #'
 #' Methods:
 #' * `"closed_form"`: \eqn{R^d}{R^d} (and \eqn{H^1}{H^1}, isometric to
 #'   \eqn{R}{R}): \eqn{\mu = \Delta/\sigma}{mu = Delta / sigma}, rounded up.
 #' * `"algorithm1"`: \eqn{S^1}{S^1}, the paper's Algorithm 1 with the corrected
-#'   closed-form profile of DESIGN §6 (Cor. 3.2.1's set \eqn{A}{A} is wrong for
+#'   closed-form profile of `vignette("methods", package = "riemdp")`,
+#'   "The privacy profile on the circle" (Cor. 3.2.1's set \eqn{A}{A} is wrong for
 #'   \eqn{\varepsilon > 0}{epsilon > 0}), \eqn{\varepsilon = 0}{epsilon = 0}
 #'   included and the supremum refined; `gdp_control(profile = "paper")` runs
 #'   the paper's version as printed.
@@ -450,7 +454,8 @@ gdp_compute <- function(M, sigma, sensitivity, method, control, eval, call) {
 #'   read off the grid), kept to reproduce the paper's Fig. 1. Its mean over
 #'   runs is biased upward (the rare-event frequency times
 #'   \eqn{e^\varepsilon}{exp(epsilon)} and the maximum over a noisy grid;
-#'   DESIGN §6), but single runs scatter on both sides of the truth: on
+#'   "Algorithm 2 overestimates mu" in `vignette("methods", package =
+#'   "riemdp")`), but single runs scatter on both sides of the truth: on
 #'   \eqn{S^1}{S^1} and \eqn{S^2}{S^2} with \eqn{\Delta = 1}{Delta = 1} and
 #'   the paper's budget, runs fall up to 11% below the exact \eqn{\mu}{mu} at
 #'   large \eqn{\sigma}{sigma} (`vignette("gdp")`). A single run is no upper
@@ -592,7 +597,8 @@ print.riemdp_gdp <- function(x, ...) {
 #'
 #' The smallest rate \eqn{\sigma}{sigma} whose Riemannian Gaussian release
 #' with sensitivity \eqn{\Delta}{Delta} is \eqn{\mu}{mu}-GDP by [gdp_mu()]
-#' (DESIGN §6). [gdp_mu()] is non-increasing in \eqn{\sigma}{sigma}: the root
+#' (see "Gaussian DP accounting" in `vignette("methods", package = "riemdp")`).
+#' [gdp_mu()] is non-increasing in \eqn{\sigma}{sigma}: the root
 #' of \eqn{\log\mu(\sigma) = \log\mu}{log mu(sigma) = log mu} is bracketed by
 #' steps on \eqn{\log\sigma}{log sigma} that double, from the Euclidean value
 #' \eqn{\Delta/\mu}{Delta/mu}, and refined (Illinois steps with bisection);
@@ -716,16 +722,16 @@ gdp_sigma <- function(M, mu, sensitivity, method = "auto", tol = 1e-6, control =
 #'
 #' \eqn{l(\varepsilon) = \sup_A P_{\eta_1}(A) - e^\varepsilon P_{\eta_2}(A)}{l(epsilon) = sup over A of P_eta_1(A) - exp(epsilon) P_eta_2(A)}
 #' of Jiang, Chang, Liu, Ding, Kong and Jiang (2023), Thm 3.2 / 4.1, on a grid of \eqn{\varepsilon}{epsilon}, computed
-#' by the method of [gdp_mu()], beside \eqn{\delta_\mu(\varepsilon)} of the
-#' reported \eqn{\mu}: the release is \eqn{\mu}-GDP exactly when the profile
+#' by the method of [gdp_mu()], beside \eqn{\delta_\mu(\varepsilon)}{delta_mu(epsilon)} of the
+#' reported \eqn{\mu}{mu}: the release is \eqn{\mu}{mu}-GDP exactly when the profile
 #' stays below that curve.
 #'
 #' @inheritParams gdp_mu
-#' @param epsilon Numbers \eqn{\ge 0}, or `NULL`: `n_epsilon + 1` points
-#'   on \eqn{[0, \varepsilon_{max}]}.
+#' @param epsilon Numbers \eqn{\ge 0}{>= 0}, or `NULL`: `n_epsilon + 1` points
+#'   on \eqn{[0, \varepsilon_{max}]}{[0, epsilon_max]}.
 #' @return An object of class `riemdp_privacy_profile`: a list with
 #'   `epsilon`, `l`, `se` (Monte Carlo standard errors of `l`, `NA` otherwise),
-#'   `delta` (\eqn{\delta_\mu(\varepsilon)} of the reported \eqn{\mu}), `mu`
+#'   `delta` (\eqn{\delta_\mu(\varepsilon)}{delta_mu(epsilon)} of the reported \eqn{\mu}{mu}), `mu`
 #'   (the [gdp_mu()] result, from the same draws for Monte Carlo methods) and
 #'   `l_sup` (the profile at the supremum). For `"algorithm2"` `l` is the
 #'   paper's estimate and can be negative.

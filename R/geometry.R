@@ -1,16 +1,16 @@
 #' Geometry on a manifold
 #'
 #' The Riemannian exponential and logarithm, distance, inner product and norm,
-#' parallel transport and geodesics (formulas in the package's design notes,
-#' §1). Every verb takes the manifold first, and is vectorised: each point
+#' parallel transport and geodesics (formulas in "Manifolds and their formulas"
+#' of `vignette("methods", package = "riemdp")`). Every verb takes the manifold first, and is vectorised: each point
 #' or vector argument holds one point or `n` of them, and a single point is
 #' recycled against many. When every argument is a single point the result is
 #' a single point; otherwise it is in the many-point layout (rows of a matrix,
 #' or a `k x k x n` / `k x 2 x n` array). Scalar results are numeric vectors.
 #'
-#' * `riem_exp(M, p, v)`: \eqn{Exp_p(v)}.
-#' * `riem_log(M, p, q)`: \eqn{Log_p(q)}, a tangent vector at `p`. At the cut
-#'   locus (antipodal points on the sphere, shapes at distance \eqn{\pi/2} on
+#' * `riem_exp(M, p, v)`: \eqn{Exp_p(v)}{Exp_p(v)}.
+#' * `riem_log(M, p, q)`: \eqn{Log_p(q)}{Log_p(q)}, a tangent vector at `p`. At the cut
+#'   locus (antipodal points on the sphere, shapes at distance \eqn{\pi/2}{pi/2} on
 #'   Kendall's space) the logarithm is not defined and this is an error.
 #' * `riem_dist(M, p, q)`: geodesic distance, in stable forms (a chord-angle
 #'   `atan2` on spheres and shapes, `asinh` of the chord on the hyperboloid,
@@ -18,7 +18,7 @@
 #' * `riem_inner(M, p, u, v)`, `riem_norm(M, p, v)`: the metric at `p`.
 #' * `riem_transport(M, p, q, v)`: parallel transport of `v` (tangent at `p`)
 #'   along the minimising geodesic from `p` to `q`.
-#' * `riem_geodesic(M, p, v, t)`: the points \eqn{Exp_p(t v)}.
+#' * `riem_geodesic(M, p, v, t)`: the points \eqn{Exp_p(t v)}{Exp_p(t v)}.
 #'
 #' Points must lie on the manifold and vectors in the tangent space at their
 #' base point, within the relative tolerance `getOption("riemdp.tol", 1e-8)`;
@@ -27,11 +27,11 @@
 #' a huge vector, a geodesic at a huge time): an error, never `NaN` or `Inf`.
 #' On the hyperboloid the formulas use the spatial coordinates and stay
 #' accurate for points far apart and far from the origin; points must have
-#' \eqn{x_0^2} finite (\eqn{x_0 < 1.3 \cdot 10^{154}}, about 355 from the
+#' \eqn{x_0^2}{x_0^2} finite (\eqn{x_0 < 1.3 \cdot 10^{154}}{x_0 < 1.3 * 10^154}, about 355 from the
 #' origin). Off the coordinate axes, though, double precision locates a point
-#' at distance \eqn{a} from the origin only to about
-#' \eqn{2.2 \cdot 10^{-16} \sinh a} (5e-8 at \eqn{a = 20}, about 26 at
-#' \eqn{a = 40}): results there are only as good as the coordinates, and
+#' at distance \eqn{a}{a} from the origin only to about
+#' \eqn{2.2 \cdot 10^{-16} \sinh a}{2.2 * 10^(-16) sinh a} (5e-8 at \eqn{a = 20}{a = 20}, about 26 at
+#' \eqn{a = 40}{a = 40}): results there are only as good as the coordinates, and
 #' [dp_frechet_mean()] refuses public balls that reach that far.
 #' On [manifold_kendall()] points may be raw configurations (location and
 #' scale are removed); tangent vectors are horizontal vectors at the preshape
@@ -176,15 +176,15 @@ riem_geodesic <- function(M, p, v, t) {
 #' `riem_check()` verifies that `x` holds valid points of `M`: the right
 #' layout, finite values, and on the manifold within the relative tolerance
 #' `getOption("riemdp.tol", 1e-8)` (unit norm on the sphere,
-#' \eqn{<x,x>_L = -1} relative to \eqn{x_0^2} and \eqn{x_0 > 0} on the
-#' hyperboloid, where \eqn{x_0^2} must be finite; symmetric and positive
+#' \eqn{<x,x>_L = -1}{<x,x>_L = -1} relative to \eqn{x_0^2}{x_0^2} and \eqn{x_0 > 0}{x_0 > 0} on the
+#' hyperboloid, where \eqn{x_0^2}{x_0^2} must be finite; symmetric and positive
 #' definite on spd; on Kendall's space any configuration, at any scale, whose
 #' landmarks do not all coincide). It returns `TRUE`, or stops with an error
 #' that says which point is wrong and how.
 #'
 #' `riem_project()` snaps arrays onto the manifold explicitly, for users who
 #' want it (the rest of the package never does so silently): normalise on the
-#' sphere; keep the spatial coordinates and set \eqn{x_0 = \sqrt{1 + |x|^2}}
+#' sphere; keep the spatial coordinates and set \eqn{x_0 = \sqrt{1 + |x|^2}}{x_0 = sqrt(1 + |x|^2)}
 #' on the hyperboloid (an error when that point is too far from the origin to
 #' be represented); symmetrise and floor the eigenvalues at `1e-12` times
 #' the largest on spd; centre and scale to a preshape on Kendall's space;
@@ -235,14 +235,14 @@ core_call <- function(expr, call, arg = NULL) {
 #' threads (at most 8).
 #'
 #' With `Y = NULL` the result is, by default, a [stats::dist()] object (the
-#' \eqn{n(n-1)/2} distances of the lower triangle, with attributes `Size`,
+#' \eqn{n(n-1)/2}{n(n-1)/2} distances of the lower triangle, with attributes `Size`,
 #' `Labels` from the row names of `X` (or the names of the third dimension of
 #' an array), `Diag = FALSE`, `Upper = FALSE`, `method` the manifold and
 #' `call`), ready for [stats::hclust()], [stats::cmdscale()] and clustering
-#' packages; with `output = "matrix"` it is the symmetric \eqn{n \times n}
+#' packages; with `output = "matrix"` it is the symmetric \eqn{n \times n}{n x n}
 #' matrix with a zero diagonal (exactly symmetric: each pair is computed
-#' once). With `Y` given it is the \eqn{n \times m} matrix of
-#' \eqn{d(x_i, y_j)}, with the points' labels as dimnames.
+#' once). With `Y` given it is the \eqn{n \times m}{n x m} matrix of
+#' \eqn{d(x_i, y_j)}{d(x_i, y_j)}, with the points' labels as dimnames.
 #'
 #' @inheritParams geometry
 #' @param X Points in the manifold's layout (rows of a matrix, or a

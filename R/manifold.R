@@ -16,36 +16,36 @@ new_manifold <- function(type, dim, ambient, point_shape, curvature, inj, params
 #' injectivity radius `inj`. The manifold is the first argument of every
 #' function that acts on points.
 #'
-#' * `manifold_euclidean(d)`: \eqn{R^d}; points are vectors of length `d`.
-#' * `manifold_sphere(d)`: the unit sphere \eqn{S^d} in \eqn{R^{d+1}};
-#'   points are unit vectors of length `d + 1`. Curvature 1, injectivity radius \eqn{\pi}.
-#'   The circle \eqn{S^1} (`d = 1`) is flat: a 1-manifold has no sectional
+#' * `manifold_euclidean(d)`: \eqn{R^d}{R^d}; points are vectors of length `d`.
+#' * `manifold_sphere(d)`: the unit sphere \eqn{S^d}{S^d} in \eqn{R^{d+1}}{R^(d+1)};
+#'   points are unit vectors of length `d + 1`. Curvature 1, injectivity radius \eqn{\pi}{pi}.
+#'   The circle \eqn{S^1}{S^1} (`d = 1`) is flat: a 1-manifold has no sectional
 #'   curvature (its Riemann tensor is zero), so `M$curvature` is `c(0, 0)` and
 #'   its sensitivity bounds are the Euclidean ones (e.g. the Frechet mean's
-#'   \eqn{2r/n} for any radius below \eqn{\pi/2}).
-#' * `manifold_hyperbolic(d)`: the hyperboloid model of \eqn{H^d},
-#'   \eqn{-x_0^2 + \sum x_i^2 = -1}, \eqn{x_0 > 0} (the coordinate \eqn{x_0} first);
+#'   \eqn{2r/n}{2r/n} for any radius below \eqn{\pi/2}{pi/2}).
+#' * `manifold_hyperbolic(d)`: the hyperboloid model of \eqn{H^d}{H^d},
+#'   \eqn{-x_0^2 + \sum x_i^2 = -1}{-x_0^2 + sum x_i^2 = -1}, \eqn{x_0 > 0}{x_0 > 0} (the coordinate \eqn{x_0}{x_0} first);
 #'   points are vectors of length `d + 1`. Curvature -1 (0 for the flat
-#'   \eqn{H^1}, isometric to the real line).
+#'   \eqn{H^1}{H^1}, isometric to the real line).
 #' * `manifold_spd(k)`: symmetric positive definite `k x k` matrices with the
-#'   affine-invariant metric \eqn{\langle u, v\rangle_p = tr(p^{-1} u p^{-1} v)};
-#'   dimension \eqn{k(k+1)/2}, curvature in \eqn{[-1/2, 0]}.
+#'   affine-invariant metric \eqn{\langle u, v\rangle_p = tr(p^{-1} u p^{-1} v)}{< u, v>_p = tr(p^(-1) u p^(-1) v)};
+#'   dimension \eqn{k(k+1)/2}{k(k+1)/2}, curvature in \eqn{[-1/2, 0]}{[-1/2, 0]}.
 #' * `manifold_kendall(k)`: Kendall's shape space of `k >= 3` planar landmarks;
 #'   points are `k x 2` configurations (the layout of the `shapes` package).
 #'   Location and scale are removed by the package (points are returned as
 #'   preshapes: centred, of unit Frobenius norm); rotation is the quotient.
-#'   Dimension \eqn{2k - 4}, curvature in \eqn{[1, 4]}, injectivity radius \eqn{\pi/2}.
+#'   Dimension \eqn{2k - 4}{2k - 4}, curvature in \eqn{[1, 4]}{[1, 4]}, injectivity radius \eqn{\pi/2}{pi/2}.
 #'
 #' Many points are the rows of an `n x D` matrix (vector manifolds), a
 #' `k x k x n` array (spd) or a `k x 2 x n` array (kendall).
 #'
-#' Supported sizes: a stored point has at most \eqn{2^{31} - 1} coordinates
+#' Supported sizes: a stored point has at most \eqn{2^{31} - 1}{2^31 - 1} coordinates
 #' (the C++ core indexes them with 32-bit integers), so `d` is at most
-#' \eqn{2^{31} - 1} for `manifold_euclidean()` and \eqn{2^{31} - 2} for
+#' \eqn{2^{31} - 1}{2^31 - 1} for `manifold_euclidean()` and \eqn{2^{31} - 2}{2^31 - 2} for
 #' `manifold_sphere()` and `manifold_hyperbolic()`, `k` at most 46340 for
-#' `manifold_spd()` (\eqn{k^2} coordinates) and \eqn{2^{30} - 1} for
-#' `manifold_kendall()` (\eqn{2k} coordinates). Memory is the practical
-#' limit well before these: a point of `manifold_spd(k)` holds \eqn{k^2}
+#' `manifold_spd()` (\eqn{k^2}{k^2} coordinates) and \eqn{2^{30} - 1}{2^30 - 1} for
+#' `manifold_kendall()` (\eqn{2k}{2k} coordinates). Memory is the practical
+#' limit well before these: a point of `manifold_spd(k)` holds \eqn{k^2}{k^2}
 #' numbers.
 #'
 #' @param d Dimension of the manifold (a whole number >= 1; see Supported sizes).

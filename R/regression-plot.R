@@ -13,10 +13,10 @@
 #'   (`view = "lonlat"`, longitudes unwrapped around the footpoint's).
 #'   The data are coloured by the covariate, the geodesic is drawn over the
 #'   covariate range in the same colours (an arrow points towards larger
-#'   values) and the footpoint (\eqn{x = 0}) is marked; when 0 lies outside
+#'   values) and the footpoint (\eqn{x = 0}{x = 0}) is marked; when 0 lies outside
 #'   the covariate range, a dotted line joins the footpoint to the curve.
 #' * `manifold_hyperbolic(2)`: the same in the Poincaré disc
-#'   \eqn{(x_1, x_2) / (1 + x_0)}, with dashed circles at hyperbolic distances
+#'   \eqn{(x_1, x_2) / (1 + x_0)}{(x_1, x_2) / (1 + x_0)}, with dashed circles at hyperbolic distances
 #'   1, 2 and 3 from the origin.
 #' * `manifold_euclidean(d)`: one panel per response coordinate (at most
 #'   `max_panels`): the coordinate against the covariate with the fitted line
@@ -27,14 +27,14 @@
 #'   coloured from low to high covariate, over the landmarks of the data
 #'   (faint, coloured by the covariate). Every configuration is shown as a
 #'   preshape rotated into optimal (Procrustes) alignment with the footpoint.
-#' * `manifold_spd(2)`: the ellipses \eqn{\{z : z^\top S^{-1} z = 1\}} of the
+#' * `manifold_spd(2)`: the ellipses \eqn{\{z : z^\top S^{-1} z = 1\}}{\{z : z^T S^(-1) z = 1\}} of the
 #'   data (faint) and of the fitted matrices at `n_along` covariate values.
 #'   Other sizes: the eigenvalues of the fitted matrices along the geodesic
 #'   (log scale) against the covariate, with the data's eigenvalues as points.
 #' * Spheres and hyperbolic spaces of other dimensions: the coordinate of
-#'   \eqn{Log_p(y_i)} along the shooting direction at the footpoint \eqn{p}
+#'   \eqn{Log_p(y_i)}{Log_p(y_i)} along the shooting direction at the footpoint \eqn{p}{p}
 #'   against the covariate, with the fitted line (one covariate), and the
-#'   residual norms \eqn{d(\hat y_i, y_i)} against each covariate.
+#'   residual norms \eqn{d(\hat y_i, y_i)}{d(yhat_i, y_i)} against each covariate.
 #'
 #' The graphical parameters changed are restored on exit. The single-panel
 #' pictures (sphere and hyperbolic plane, kendall, spd) change only the
@@ -51,7 +51,7 @@
 #' @param max_panels Largest number of panels (euclidean coordinates,
 #'   residual panels); the first ones are shown, with a note.
 #' @param main Title; `NULL` for one naming the manifold. A line under it
-#'   gives `n` and Fletcher's \eqn{R^2}.
+#'   gives `n` and Fletcher's \eqn{R^2}{R^2}.
 #' @param ... Further graphical parameters for [graphics::plot.default()]
 #'   when each panel is opened (for example `xlim`, `ylim`, `xlab`, `ylab`,
 #'   `cex.main`).

@@ -1,10 +1,10 @@
 #' Geodesic regression
 #'
-#' Fits the geodesic \eqn{x \mapsto Exp_p(x v)} that minimises
-#' \deqn{E(p, v) = \frac{1}{2n}\sum_{i=1}^n d(Exp_p(x_i v), y_i)^2}
-#' over the footpoint \eqn{p} (the fitted value at \eqn{x = 0}) and the
+#' Fits the geodesic \eqn{x \mapsto Exp_p(x v)}{x -> Exp_p(x v)} that minimises
+#' \deqn{E(p, v) = \frac{1}{2n}\sum_{i=1}^n d(Exp_p(x_i v), y_i)^2}{E(p, v) = 1/(2n) sum_(i=1)^n d(Exp_p(x_i v), y_i)^2}
+#' over the footpoint \eqn{p}{p} (the fitted value at \eqn{x = 0}{x = 0}) and the
 #' shooting vector \eqn{v \in T_pM}{v in T_p M} (Fletcher 2011; Kulkarni &
-#' Soto 2025, eq. 3-8; design notes §2). With several covariates (a matrix
+#' Soto 2025, eq. 3-8). With several covariates (a matrix
 #' `x`) the model is multiple geodesic regression,
 #' \eqn{Exp_p(\sum_j x_{ij} v_j)}{Exp_p(sum_j x_ij v_j)} (Kim et al. 2014),
 #' with one shooting vector per covariate. On
@@ -17,53 +17,53 @@
 #' hyperbolic; three curvature blocks on Kendall's space; the whitened
 #' eigenbasis of the shooting vector on spd). The fit starts from the
 #' least-squares line in the tangent space at the Fréchet mean of `Y`
-#' (regressing \eqn{Log_{\bar y}(y_i)} on \eqn{(1, x_i)}), and descends on the
-#' tangent bundle: \eqn{p \leftarrow Exp_p(t d_p)},
-#' \eqn{v_j \leftarrow \Gamma_{p \to p'}(v_j + t d_{v_j})}, where the direction
-#' \eqn{(d_p, d_v)} is the gradient preconditioned by the inverse Gram matrix
-#' of the design \eqn{(1, x_i)} (so that one step solves the Euclidean case
+#' (regressing \eqn{Log_{\bar y}(y_i)}{Log_ybar(y_i)} on \eqn{(1, x_i)}{(1, x_i)}), and descends on the
+#' tangent bundle: \eqn{p \leftarrow Exp_p(t d_p)}{p <- Exp_p(t d_p)},
+#' \eqn{v_j \leftarrow \Gamma_{p \to p'}(v_j + t d_{v_j})}{v_j <- Gamma_(p -> p')(v_j + t d_(v_j))}, where the direction
+#' \eqn{(d_p, d_v)}{(d_p, d_v)} is the gradient preconditioned by the inverse Gram matrix
+#' of the design \eqn{(1, x_i)}{(1, x_i)} (so that one step solves the Euclidean case
 #' exactly, and a covariate far from 0 does not slow the descent), and
-#' \eqn{t} starts at 1 with Armijo backtracking. It stops when the norm of the
+#' \eqn{t}{t} starts at 1 with Armijo backtracking. It stops when the norm of the
 #' gradient falls below `tol` or to the level of rounding noise (both count as
 #' converged), or after `max_iter` steps, or when no step reduces the energy
 #' any more above that level (both with a warning). With one covariate the
-#' descent runs in the centred covariate \eqn{x - \bar x}, an exact
+#' descent runs in the centred covariate \eqn{x - \bar x}{x - xbar}, an exact
 #' reparametrisation of the same geodesics (the fit is re-based at
-#' \eqn{x = 0} at the end), so a covariate far from 0 costs nothing; the
+#' \eqn{x = 0}{x = 0} at the end), so a covariate far from 0 costs nothing; the
 #' reported gradient norm is that of the centred fit. With several
 #' covariates such a shift changes the model, and centring them is left to
 #' the user.
 #'
 #' **Robust losses** (Shin & Oh 2022, as in the GeodRegr package): with
 #' `loss` other than `"l2"` the fit minimises
-#' \eqn{E = \frac{1}{n}\sum_i \rho(d(\hat y_i, y_i))} with
+#' \eqn{E = \frac{1}{n}\sum_i \rho(d(\hat y_i, y_i))}{E = 1/n sum_i rho(d(yhat_i, y_i))} with
 #' \itemize{
-#'   \item `"huber"`: \eqn{\rho(t) = t^2/2} for \eqn{t \le k},
-#'     \eqn{k t - k^2/2} beyond;
-#'   \item `"tukey"` (biweight): \eqn{\rho(t) = \frac{k^2}{6}(1 - (1 - t^2/k^2)^3)}
-#'     for \eqn{t < k}, \eqn{k^2/6} beyond;
-#'   \item `"l1"`: \eqn{\rho(t) = t}, smoothed at 0 as \eqn{t^2/(2\delta)} for
-#'     \eqn{t \le \delta} (\eqn{t - \delta/2} beyond), \eqn{\delta} = 1e-6 times the
-#'     root mean squared residual of the start: the weight \eqn{1/t} below is
+#'   \item `"huber"`: \eqn{\rho(t) = t^2/2}{rho(t) = t^2/2} for \eqn{t \le k}{t <= k},
+#'     \eqn{k t - k^2/2}{k t - k^2/2} beyond;
+#'   \item `"tukey"` (biweight): \eqn{\rho(t) = \frac{k^2}{6}(1 - (1 - t^2/k^2)^3)}{rho(t) = (k^2/6)(1 - (1 - t^2/k^2)^3)}
+#'     for \eqn{t < k}{t < k}, \eqn{k^2/6}{k^2/6} beyond;
+#'   \item `"l1"`: \eqn{\rho(t) = t}{rho(t) = t}, smoothed at 0 as \eqn{t^2/(2\delta)}{t^2/(2 delta)} for
+#'     \eqn{t \le \delta}{t <= delta} (\eqn{t - \delta/2}{t - delta/2} beyond), \eqn{\delta}{delta} = 1e-6 times the
+#'     root mean squared residual of the start: the weight \eqn{1/t}{1/t} below is
 #'     undefined at 0, where a least-absolute-deviations fit often passes
 #'     exactly through points (GeodRegr drops residuals below 1e-6 instead).
 #'     The fit's mean absolute residual exceeds the minimum by at most
-#'     \eqn{\delta/2}; `energy` is the unsmoothed \eqn{\frac{1}{n}\sum_i d_i}.
+#'     \eqn{\delta/2}{delta/2}; `energy` is the unsmoothed \eqn{\frac{1}{n}\sum_i d_i}{1/n sum_i d_i}.
 #' }
-#' The cutoff is \eqn{k = c\,\sigma}. With `scale = NULL` (GeodRegr's rule),
-#' \eqn{\sigma} is estimated with the fit:
-#' \eqn{\hat\sigma = \mathrm{median}_i\, d(\hat y_i, y_i) / \sqrt{\chi^2_{d;\,0.5}}}
-#' (the median residual distance over the median of \eqn{\chi_d}, its value for
-#' standard Gaussian tangent errors in dimension \eqn{d} = `M$dim`), and the
-#' fit and \eqn{\hat\sigma} are iterated to their joint fixed point (the
+#' The cutoff is \eqn{k = c\,\sigma}{k = c sigma}. With `scale = NULL` (GeodRegr's rule),
+#' \eqn{\sigma}{sigma} is estimated with the fit:
+#' \eqn{\hat\sigma = \mathrm{median}_i\, d(\hat y_i, y_i) / \sqrt{\chi^2_{d;\,0.5}}}{hat(sigma) = median_i d(yhat_i, y_i) / sqrt(chi^2_(d; 0.5))}
+#' (the median residual distance over the median of \eqn{\chi_d}{chi_d}, its value for
+#' standard Gaussian tangent errors in dimension \eqn{d}{d} = `M$dim`), and the
+#' fit and \eqn{\hat\sigma}{hat(sigma)} are iterated to their joint fixed point (the
 #' estimate GeodRegr's `geo_reg()` converges to). A number `scale` fixes
-#' \eqn{\sigma}: `loss = "huber", c = tau, scale = 1` is the fit with
-#' residuals clipped at \eqn{\tau}, which is what [dp_geodesic_regression()]
+#' \eqn{\sigma}{sigma}: `loss = "huber", c = tau, scale = 1` is the fit with
+#' residuals clipped at \eqn{\tau}{tau}, which is what [dp_geodesic_regression()]
 #' estimates. The descent is iteratively reweighted: the gradient is the
-#' least-squares one with residual \eqn{i} weighted by
-#' \eqn{\psi(t_i)/t_i}, \eqn{\psi = \rho'}, and the Gauss-Newton operator is
+#' least-squares one with residual \eqn{i}{i} weighted by
+#' \eqn{\psi(t_i)/t_i}{psi(t_i)/t_i}, \eqn{\psi = \rho'}{psi = rho'}, and the Gauss-Newton operator is
 #' weighted alike (weights frozen for each step, Armijo backtracking on
-#' \eqn{E}). Tukey's loss is not convex, and the start matters: by default
+#' \eqn{E}{E}). Tukey's loss is not convex, and the start matters: by default
 #' the Tukey fit starts from the Huber fit (at its 95% default `c`; in
 #' dimension 10 and above at Tukey's `c` times 1.345/4.685). GeodRegr starts
 #' from its intercept-only fit and may stop at another joint fixed point
@@ -72,22 +72,22 @@
 #' estimate as `init` to reproduce it.
 #'
 #' The default `c` gives 95% asymptotic efficiency relative to least squares
-#' under Gaussian tangent errors \eqn{e \sim N(0, \sigma^2 I_d)}: for a radial
-#' \eqn{\psi} the M-estimator's asymptotic covariance is
-#' \eqn{A^{-1}BA^{-1}} (Huber & Ronchetti 2009) with
-#' \eqn{A = E[\psi'(r)/d + (d-1)\psi(r)/(d r)] I_d},
-#' \eqn{B = E[\psi(r)^2]/d\, I_d}, \eqn{r = |e|/\sigma \sim \chi_d}, so
-#' the efficiency is \eqn{d\,a^2 / E[\psi(r)^2]}; it is computed in closed
-#' form (truncated \eqn{\chi_d} moments) and solved for `c` with
+#' under Gaussian tangent errors \eqn{e \sim N(0, \sigma^2 I_d)}{e ~ N(0, sigma^2 I_d)}: for a radial
+#' \eqn{\psi}{psi} the M-estimator's asymptotic covariance is
+#' \eqn{A^{-1}BA^{-1}}{A^(-1)BA^(-1)} (Huber & Ronchetti 2009) with
+#' \eqn{A = E[\psi'(r)/d + (d-1)\psi(r)/(d r)] I_d}{A = E[psi'(r)/d + (d-1)psi(r)/(d r)] I_d},
+#' \eqn{B = E[\psi(r)^2]/d\, I_d}{B = E[psi(r)^2]/d I_d}, \eqn{r = |e|/\sigma \sim \chi_d}{r = |e|/sigma ~ chi_d}, so
+#' the efficiency is \eqn{d\,a^2 / E[\psi(r)^2]}{d a^2 / E[psi(r)^2]}; it is computed in closed
+#' form (truncated \eqn{\chi_d}{chi_d} moments) and solved for `c` with
 #' [uniroot()]. In dimension 1 this gives the classical 1.345 (Huber) and
 #' 4.685 (Tukey); in dimension 2, 1.501 and 5.123. The efficiency depends on
-#' \eqn{d}: in dimension 10 and above even the L1 loss is more than 95%
+#' \eqn{d}{d}: in dimension 10 and above even the L1 loss is more than 95%
 #' efficient (its efficiency is
-#' \eqn{\Gamma((d+1)/2)^2 / (\Gamma(d/2)\Gamma(d/2+1))}), no Huber `c` gives
+#' \eqn{\Gamma((d+1)/2)^2 / (\Gamma(d/2)\Gamma(d/2+1))}{Gamma((d+1)/2)^2 / (Gamma(d/2)Gamma(d/2+1))}), no Huber `c` gives
 #' 95%, and `c` must be given.
 #'
-#' Fletcher's \eqn{R^2 = 1 - \sum_i d(\hat y_i, y_i)^2 / \sum_i d(\bar y, y_i)^2},
-#' \eqn{\bar y} the Fréchet mean, is part of the result. On positively curved
+#' Fletcher's \eqn{R^2 = 1 - \sum_i d(\hat y_i, y_i)^2 / \sum_i d(\bar y, y_i)^2}{R^2 = 1 - sum_i d(yhat_i, y_i)^2 / sum_i d(ybar, y_i)^2},
+#' \eqn{\bar y}{ybar} the Fréchet mean, is part of the result. On positively curved
 #' spaces the fit is unique only when the data and the fitted geodesic stay
 #' well inside the injectivity radius.
 #'
@@ -104,16 +104,16 @@
 #'   [coef()]'s `shooting`). By default the tangent least-squares line.
 #' @param max_iter Maximum number of descent steps.
 #' @param tol Tolerance on the norm of the gradient
-#'   \eqn{(\|\nabla_p E\|^2 + \sum_j \|\nabla_{v_j} E\|^2)^{1/2}}, with the
+#'   \eqn{(\|\nabla_p E\|^2 + \sum_j \|\nabla_{v_j} E\|^2)^{1/2}}{(||grad_p E||^2 + sum_j ||grad_(v_j) E||^2)^(1/2)}, with the
 #'   covariates rescaled by powers of 2 to unit size (an exact
 #'   reparametrisation, so that the stopping rule does not depend on the
 #'   covariates' units).
-#' @param loss The loss \eqn{\rho} of the residual distances: `"l2"` (least
+#' @param loss The loss \eqn{\rho}{rho} of the residual distances: `"l2"` (least
 #'   squares, the default), `"huber"`, `"tukey"` or `"l1"` (see Details).
 #' @param c The tuning constant of `"huber"` and `"tukey"`, in units of the
 #'   scale: a number > 0, or `NULL` for 95% asymptotic efficiency under
 #'   Gaussian tangent errors in dimension `M$dim` (see Details).
-#' @param scale The scale \eqn{\sigma} of `"huber"` and `"tukey"` (the cutoff
+#' @param scale The scale \eqn{\sigma}{sigma} of `"huber"` and `"tukey"` (the cutoff
 #'   is `c * scale`, in distance units): `NULL` to estimate it with the fit
 #'   as GeodRegr does, or a number > 0.
 #' @return An object of class `c("riemdp_geodesic_regression", "riemdp_fit")`:
@@ -123,11 +123,11 @@
 #'   manifolds, a `k x k x m` or `k x 2 x m` array on spd and kendall),
 #'   `x` (the covariates as an `n x m` matrix), `data` (`Y` as given),
 #'   `fitted.values`, `residuals` (the tangent vectors
-#'   \eqn{Log_{\hat y_i}(y_i)} at the fitted points), `residual_norms`
-#'   (the geodesic distances \eqn{d(\hat y_i, y_i)}), `energy`,
+#'   \eqn{Log_{\hat y_i}(y_i)}{Log_(yhat_i)(y_i)} at the fitted points), `residual_norms`
+#'   (the geodesic distances \eqn{d(\hat y_i, y_i)}{d(yhat_i, y_i)}), `energy`,
 #'   `loss`, `c`, `scale`, `cutoff` and `scale_estimated` (the last four
 #'   `NULL` for `"l2"` and `"l1"`),
-#'   `frechet_mean`, `frechet_energy` (\eqn{\frac{1}{2n}\sum_i d(\bar y, y_i)^2}),
+#'   `frechet_mean`, `frechet_energy` (\eqn{\frac{1}{2n}\sum_i d(\bar y, y_i)^2}{1/(2n) sum_i d(ybar, y_i)^2}),
 #'   `r_squared` (`NA` when the responses coincide), `n`, `m`, `iterations`, `grad_norm`, `converged` and
 #'   `call`. Methods: `print()`, `summary()`, `coef()` (a list with
 #'   `footpoint` and `shooting`), `fitted()`, `residuals()`, `predict()` and
@@ -443,12 +443,12 @@ regression_energy <- function(M, footpoint, shooting, x, Y, tau = Inf, loss = "h
 #' Methods for geodesic regression fits
 #'
 #' `coef()` returns the footpoint and the shooting vector(s); `fitted()` the
-#' fitted points \eqn{\hat y_i = Exp_p(\sum_j x_{ij} v_j)}; `residuals()` the
-#' tangent residuals \eqn{Log_{\hat y_i}(y_i)} at the fitted points
+#' fitted points \eqn{\hat y_i = Exp_p(\sum_j x_{ij} v_j)}{yhat_i = Exp_p(sum_j x_ij v_j)}; `residuals()` the
+#' tangent residuals \eqn{Log_{\hat y_i}(y_i)}{Log_(yhat_i)(y_i)} at the fitted points
 #' (`type = "tangent"`, in the manifold's layout) or their norms, the
-#' geodesic distances \eqn{d(\hat y_i, y_i)} (`type = "distance"`);
+#' geodesic distances \eqn{d(\hat y_i, y_i)}{d(yhat_i, y_i)} (`type = "distance"`);
 #' `predict()` the points of the fitted geodesic at new covariate values;
-#' `summary()` Fletcher's \eqn{R^2}, the quantiles of the residual distances
+#' `summary()` Fletcher's \eqn{R^2}{R^2}, the quantiles of the residual distances
 #' and the convergence of the fit.
 #'
 #' @param object,x A fit from [geodesic_regression()].

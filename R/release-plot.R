@@ -1,7 +1,7 @@
 #' Plot a private Fréchet mean
 #'
 #' Draws what a release from [dp_frechet_mean()] holds: the private point and
-#' the public ball \eqn{B_r(c)} the data were confined to, in a picture suited
+#' the public ball \eqn{B_r(c)}{B_r(c)} the data were confined to, in a picture suited
 #' to the manifold (the maps of [plot.riemdp_geodesic_regression()]). The
 #' release holds no data: pass them as `data` to draw them with their
 #' non-private Fréchet mean, both labelled as not part of the release (the
@@ -12,7 +12,7 @@
 #' Euclidean space and Kendall's shape space, a dashed circle about the
 #' release has radius the median of the mechanism's radial law (the law of
 #' the distance between a release and the non-private mean, a function of
-#' the public \eqn{\sigma} only, computed by the trapezoid rule on a fine
+#' the public \eqn{\sigma}{sigma} only, computed by the trapezoid rule on a fine
 #' grid): it holds the non-private mean with probability 1/2. It is not drawn
 #' for the K-norm gradient mechanism (its law depends on the data) nor on
 #' spd, whose radial law is not one-dimensional.
@@ -22,19 +22,19 @@
 #'   degrees (`view = "lonlat"`).
 #' * `manifold_hyperbolic(2)`: the Poincaré disc.
 #' * `manifold_euclidean(2)`: the plane.
-#' * `manifold_spd(2)`: the ellipses \eqn{\{z : z^\top S^{-1} z = 1\}} of
+#' * `manifold_spd(2)`: the ellipses \eqn{\{z : z^\top S^{-1} z = 1\}}{\{z : z^T S^(-1) z = 1\}} of
 #'   the centre, the release (and the data and their mean). Every matrix of
-#'   the ball lies between \eqn{e^{-r}c} and \eqn{e^{r}c} in the Loewner
+#'   the ball lies between \eqn{e^{-r}c}{e^(-r)c} and \eqn{e^{r}c}{e^rc} in the Loewner
 #'   order, so its ellipse lies in the shaded band between theirs.
 #'   Other sizes: the eigenvalues (log scale), each with the band
-#'   \eqn{[e^{-r}\lambda_i(c), e^{r}\lambda_i(c)]} that holds the
-#'   \eqn{i}-th eigenvalue of every matrix of the ball.
+#'   \eqn{[e^{-r}\lambda_i(c), e^{r}\lambda_i(c)]}{[e^(-r)lambda_i(c), e^r lambda_i(c)]} that holds the
+#'   \eqn{i}{i}-th eigenvalue of every matrix of the ball.
 #' * `manifold_kendall(k)`: the shapes of the centre and the release
 #'   (landmarks joined in their order), rotated into optimal alignment with
 #'   the centre. The ball (in Procrustes distance) is given in the subtitle.
 #' * Other spheres, hyperbolic and Euclidean spaces: the coordinates of the
 #'   points one per row, in an orthonormal basis of the tangent space at the
-#'   centre (the coordinates of \eqn{Log_c(x)}; on Euclidean space the
+#'   centre (the coordinates of \eqn{Log_c(x)}{Log_c(x)}; on Euclidean space the
 #'   coordinates themselves), each with the interval the ball spans.
 #'
 #' Only the margins are changed (and restored on exit), so the picture fits
@@ -47,7 +47,7 @@
 #' @param view Sphere of dimension 2 only: `"orthographic"` or `"lonlat"`.
 #' @param show_noise Logical: draw the median-distance circle (where available)?
 #' @param main Title; `NULL` for one naming the manifold. A line under it
-#'   gives the mechanism, its budget, \eqn{\sigma}, \eqn{n} and the radius.
+#'   gives the mechanism, its budget, \eqn{\sigma}{sigma}, \eqn{n}{n} and the radius.
 #' @param ... Further graphical parameters for [graphics::plot.default()]
 #'   when the panel is opened (for example `xlim`, `ylim`, `cex.main`).
 #' @return `x`, invisibly.
@@ -116,7 +116,7 @@ release_subtitle <- function(x) {
 
 # Median distance between a release and the non-private mean under the
 # Laplace (exp(-r/sigma)) or Gaussian (exp(-r^2/(2 sigma^2))) law, with the
-# area of geodesic spheres A(r) (DESIGN §3): r^(d-1), sin^(d-1) r on [0, pi],
+# area of geodesic spheres A(r) (article "Methods and corrections", section "Samplers"): r^(d-1), sin^(d-1) r on [0, pi],
 # sinh^(d-1) r, sin^(2m-1) r cos r on [0, pi/2] (kendall, m = k - 2).
 # Public: sigma and the manifold only. NULL for KNG and spd.
 release_noise_radius <- function(x) {
@@ -485,10 +485,10 @@ release_eigenvalues <- function(ctx) {
 #' coefficients in the public domain they were drawn from. The left panel
 #' gives the coefficients in the mechanism's units, the fit at the lower
 #' corner of the predictors' ranges and the change of the fitted response
-#' across each range, each with the public box \eqn{[-\beta_{max}, \beta_{max}]}.
+#' across each range, each with the public box \eqn{[-\beta_{max}, \beta_{max}]}{[-beta_max, beta_max]}.
 #' With one predictor, the right panel draws the private line over the public
-#' range `x_range`, between the dashed limits \eqn{\pm\beta_{max}(1 + u)}
-#' (\eqn{u} the predictor mapped to \eqn{[0, 1]}) that bound every line of
+#' range `x_range`, between the dashed limits \eqn{\pm\beta_{max}(1 + u)}{+/-beta_max(1 + u)}
+#' (\eqn{u}{u} the predictor mapped to \eqn{[0, 1]}{[0, 1]}) that bound every line of
 #' the domain.
 #'
 #' The release holds no data: pass them as `data` to draw them too (the
@@ -502,7 +502,7 @@ release_eigenvalues <- function(ctx) {
 #' @param data Optional data frame with the response and the predictors of
 #'   the release's formula.
 #' @param main Title; `NULL` for a default. A line under it gives
-#'   \eqn{\epsilon}, \eqn{n}, \eqn{\tau} and \eqn{\beta_{max}}.
+#'   \eqn{\epsilon}{epsilon}, \eqn{n}{n}, \eqn{\tau}{tau} and \eqn{\beta_{max}}{beta_max}.
 #' @param ... Further graphical parameters for [graphics::plot.default()]
 #'   when each panel is opened (for example `cex.main`).
 #' @return `x`, invisibly.

@@ -33,7 +33,7 @@
 #'   (or as `fun()` when it takes no arguments). It should return a value
 #'   that does not depend on anything but its arguments and the random
 #'   stream (e.g. a release).
-#' @param times The number of replicates, a whole number \eqn{\ge 1}.
+#' @param times The number of replicates, a whole number \eqn{\ge 1}{>= 1}.
 #' @param ... Further arguments passed to `fun`.
 #' @param seed `NULL` (streams from the caller's random number generator,
 #'   so `set.seed()` before the call fixes them) or a single whole number

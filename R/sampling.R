@@ -10,8 +10,8 @@
 #' suit laws started near their footprint, as there. The K-norm gradient
 #' releases ([dp_geodesic_regression()], [dp_linear_regression()],
 #' [dp_frechet_mean()] off Euclidean space) take `control = NULL` by default:
-#' a chain of \eqn{250 + 25D} burn-in steps and as many after,
-#' \eqn{D} the dimension of the released parameter, with independence
+#' a chain of \eqn{250 + 25D}{250 + 25D} burn-in steps and as many after,
+#' \eqn{D}{D} the dimension of the released parameter, with independence
 #' proposals from the linearised law (see [dp_geodesic_regression()]); that
 #' length is set by public quantities only and was checked to reach the law
 #' over manifolds, sample sizes from 20 to 5000, budgets from 0.5 to 20 and
@@ -21,10 +21,10 @@
 #' chain; `thin` and `step` are not used there, and `init` (a public start)
 #' only by [dp_frechet_mean()].
 #'
-#' For the random-walk chains, proposals are \eqn{Exp_x(v)} with
-#' \eqn{v \sim N(0, s^2 I)} in an orthonormal basis of \eqn{T_x M}; steps with
-#' \eqn{|v|} at or beyond the injectivity radius are rejected. The step `s` is
-#' adapted during burn-in only (Robbins-Monro on \eqn{\log s} towards
+#' For the random-walk chains, proposals are \eqn{Exp_x(v)}{Exp_x(v)} with
+#' \eqn{v \sim N(0, s^2 I)}{v ~ N(0, s^2 I)} in an orthonormal basis of \eqn{T_x M}{T_x M}; steps with
+#' \eqn{|v|}{|v|} at or beyond the injectivity radius are rejected. The step `s` is
+#' adapted during burn-in only (Robbins-Monro on \eqn{\log s}{log s} towards
 #' `target_accept`) and frozen afterwards, so the kept part of the chain is a
 #' time-homogeneous Markov chain.
 #'
@@ -49,11 +49,11 @@
 #'
 #' @param n_iter Iterations after burn-in for a single release (the state after
 #'   `burn_in + n_iter` iterations is released); a whole number from 1 to
-#'   \eqn{2^{31} - 1}.
+#'   \eqn{2^{31} - 1}{2^31 - 1}.
 #' @param burn_in Iterations discarded at the start (the step adapts here);
-#'   from 0 to \eqn{2^{31} - 1}.
+#'   from 0 to \eqn{2^{31} - 1}{2^31 - 1}.
 #' @param thin Iterations between kept draws when several draws are returned;
-#'   from 1 to \eqn{2^{31} - 1}.
+#'   from 1 to \eqn{2^{31} - 1}{2^31 - 1}.
 #' @param step Initial proposal standard deviation; `NULL` picks one from the
 #'   law's scale.
 #' @param adapt Adapt the step during burn-in?
@@ -121,48 +121,48 @@ check_control <- function(control, call) {
 #' Riemannian Laplace and Gaussian draws
 #'
 #' Draw from the Riemannian Laplace law, density proportional to
-#' \eqn{\exp(-d(\eta, x)/\sigma)} with respect to the Riemannian volume
+#' \eqn{\exp(-d(\eta, x)/\sigma)}{exp(-d(eta, x)/sigma)} with respect to the Riemannian volume
 #' (Reimherr et al. 2021, Def. 3), or the Riemannian Gaussian law,
-#' \eqn{\exp(-d(\eta, x)^2/(2\sigma^2))} (Jiang et al. 2023, Def. 3.3), with
-#' footprint \eqn{\eta}.
+#' \eqn{\exp(-d(\eta, x)^2/(2\sigma^2))}{exp(-d(eta, x)^2/(2 sigma^2))} (Jiang et al. 2023, Def. 3.3), with
+#' footprint \eqn{\eta}{eta}.
 #'
 #' `method = "exact"` (the default through `"auto"` wherever it exists):
 #' isotropy makes the direction uniform on the unit sphere of
-#' \eqn{T_\eta M} and the distance \eqn{r = d(\eta, x)} has density
-#' \eqn{\propto k(r) A(r)}, with \eqn{A(r)} the area of geodesic spheres
-#' (\eqn{r^{d-1}}, \eqn{\sin^{d-1} r}, \eqn{\sinh^{d-1} r},
-#' \eqn{\sin^{2m-1} r \cos r} on Kendall's space with \eqn{m = k - 2}); its
-#' logarithm is concave, and \eqn{r} is drawn exactly by rejection from a
+#' \eqn{T_\eta M}{T_eta M} and the distance \eqn{r = d(\eta, x)}{r = d(eta, x)} has density
+#' \eqn{\propto k(r) A(r)}{propto k(r) A(r)}, with \eqn{A(r)}{A(r)} the area of geodesic spheres
+#' (\eqn{r^{d-1}}{r^(d-1)}, \eqn{\sin^{d-1} r}{sin^(d-1) r}, \eqn{\sinh^{d-1} r}{sinh^(d-1) r},
+#' \eqn{\sin^{2m-1} r \cos r}{sin^(2m-1) r cos r} on Kendall's space with \eqn{m = k - 2}{m = k - 2}); its
+#' logarithm is concave, and \eqn{r}{r} is drawn exactly by rejection from a
 #' piecewise-exponential envelope. On [manifold_spd()] (k >= 2) the law is
 #' built by the eigen-decomposition construction
-#' \eqn{x = \eta^{1/2} U \mathrm{diag}(e^{r}) U^\top \eta^{1/2}} with `U`
-#' exactly Haar-distributed and log-eigenvalues \eqn{r \in R^k} of density
-#' \eqn{k(|r|)\prod_{i<j}\sinh(|r_i-r_j|/2)}, drawn exactly by rejection:
-#' \eqn{\sinh(y) \le y e^y} and \eqn{\sum_{i<j}|r_i-r_j|/2 \le c|r|},
-#' \eqn{c = \sqrt{k(k^2-1)/12}}, give the envelope
-#' \eqn{k(|r|) e^{c|r|} \prod_{i<j}|r_i-r_j|}, whose radius has a log-concave
+#' \eqn{x = \eta^{1/2} U \mathrm{diag}(e^{r}) U^\top \eta^{1/2}}{x = eta^(1/2) U diag(e^r) U^T eta^(1/2)} with `U`
+#' exactly Haar-distributed and log-eigenvalues \eqn{r \in R^k}{r in R^k} of density
+#' \eqn{k(|r|)\prod_{i<j}\sinh(|r_i-r_j|/2)}{k(|r|)prod_(i<j)sinh(|r_i-r_j|/2)}, drawn exactly by rejection:
+#' \eqn{\sinh(y) \le y e^y}{sinh(y) <= y e^y} and \eqn{\sum_{i<j}|r_i-r_j|/2 \le c|r|}{sum_(i<j)|r_i-r_j|/2 <= c|r|},
+#' \eqn{c = \sqrt{k(k^2-1)/12}}{c = sqrt(k(k^2-1)/12)}, give the envelope
+#' \eqn{k(|r|) e^{c|r|} \prod_{i<j}|r_i-r_j|}{k(|r|) e^(c|r|) prod_(i<j)|r_i-r_j|}, whose radius has a log-concave
 #' density (drawn as above) and whose direction has density
-#' \eqn{\propto \prod_{i<j}|u_i-u_j|} on the unit sphere (rejection from the
+#' \eqn{\propto \prod_{i<j}|u_i-u_j|}{propto prod_(i<j)|u_i-u_j|} on the unit sphere (rejection from the
 #' uniform law, bounded by the product's maximum at the scaled zeros of the
-#' Hermite polynomial \eqn{H_k}, or for k > 6 the normalised eigenvalues of a
+#' Hermite polynomial \eqn{H_k}{H_k}, or for k > 6 the normalised eigenvalues of a
 #' GOE matrix); a proposal is accepted with probability
-#' \eqn{\prod_{i<j}\mathrm{sinhc}(|r_i-r_j|/2)\, e^{-c|r|} \le 1}. The
-#' acceptance rate tends to 1 as \eqn{\sigma \to 0} and falls quickly with k
-#' and \eqn{\sigma}: it is at least
-#' \eqn{E[e^{-cR}]} under the envelope's radius law (\eqn{(1-c\sigma)^{N+1}}
-#' for Laplace, \eqn{N = k - 1 + k(k-1)/2}), a bound that depends on k,
-#' \eqn{\sigma} and the kernel only. `method = "auto"` uses the exact sampler
+#' \eqn{\prod_{i<j}\mathrm{sinhc}(|r_i-r_j|/2)\, e^{-c|r|} \le 1}{prod_(i<j)sinhc(|r_i-r_j|/2) e^(-c|r|) <= 1}. The
+#' acceptance rate tends to 1 as \eqn{\sigma \to 0}{sigma -> 0} and falls quickly with k
+#' and \eqn{\sigma}{sigma}: it is at least
+#' \eqn{E[e^{-cR}]}{E[e^(-cR)]} under the envelope's radius law (\eqn{(1-c\sigma)^{N+1}}{(1-c sigma)^(N+1)}
+#' for Laplace, \eqn{N = k - 1 + k(k-1)/2}{N = k - 1 + k(k-1)/2}), a bound that depends on k,
+#' \eqn{\sigma}{sigma} and the kernel only. `method = "auto"` uses the exact sampler
 #' where this bound is at least 1e-3 (at most 1000 proposals per draw on
-#' average): for the Gaussian law up to \eqn{\sigma} = 4.0, 1.63, 0.86, 0.52,
+#' average): for the Gaussian law up to \eqn{\sigma}{sigma} = 4.0, 1.63, 0.86, 0.52,
 #' 0.34, 0.10 on spd(k), k = 2, 3, 4, 5, 6, 10, and for the Laplace law up to
 #' 1.27, 0.48, 0.22, 0.12, 0.067, 0.013 (existence bounds 1.41, 0.71, 0.45,
 #' 0.32, 0.24, 0.11); and
 #' beyond it Metropolis-Hastings on the log-eigenvalues (draws marked
 #' `"eigen-mh"`, settings from `control`; the chain starts at a random draw of
-#' the public law \eqn{\propto k(|r|)\prod_{i<j}|r_i-r_j|} unless
+#' the public law \eqn{\propto k(|r|)\prod_{i<j}|r_i-r_j|}{propto k(|r|)prod_(i<j)|r_i-r_j|} unless
 #' `control` gives `init` or `resume`). `method = "exact"` on spd always runs
 #' the exact sampler: beyond the `"auto"` threshold it may be slow (it can be
-#' interrupted), and it stops with an error if \eqn{10^8} proposals for one
+#' interrupted), and it stops with an error if \eqn{10^8}{10^8} proposals for one
 #' draw are all rejected.
 #'
 #' `method = "mh"`: random-walk Metropolis-Hastings on the manifold (see
@@ -176,31 +176,31 @@ check_control <- function(control, call) {
 #' available.
 #'
 #' The Laplace law exists on [manifold_hyperbolic()] only for
-#' \eqn{\sigma < 1/(d-1)} and on [manifold_spd()] only for
-#' \eqn{\sigma < 2/\sqrt{k(k^2-1)/3}} (volume growth); larger values are an
+#' \eqn{\sigma < 1/(d-1)}{sigma < 1/(d-1)} and on [manifold_spd()] only for
+#' \eqn{\sigma < 2/\sqrt{k(k^2-1)/3}}{sigma < 2/sqrt(k(k^2-1)/3)} (volume growth); larger values are an
 #' error that states the bound.
 #'
 #' Supported `sigma`: every finite number > 0 (from about 5e-324 to
 #' 1.8e308) for which the law exists. The exact sampler builds its envelope in
-#' the scaled distance \eqn{r/\sigma} (or \eqn{r}/inj when \eqn{\sigma}
+#' the scaled distance \eqn{r/\sigma}{r/sigma} (or \eqn{r}{r}/inj when \eqn{\sigma}{sigma}
 #' exceeds a finite injectivity radius), so the radial law is drawn correctly
 #' over the whole range: a tiny `sigma` gives draws that equal the footprint to
 #' double precision, a huge one on the sphere or Kendall's space draws from the
 #' volume measure. Draws that double precision cannot represent are an error
 #' that says so (a distance beyond the largest double, or hyperboloid
-#' coordinates that overflow: the Gaussian law on \eqn{H^d} concentrates near
-#' distance \eqn{(d-1)\sigma^2}, and coordinates overflow beyond about 710).
+#' coordinates that overflow: the Gaussian law on \eqn{H^d}{H^d} concentrates near
+#' distance \eqn{(d-1)\sigma^2}{(d-1)sigma^2}, and coordinates overflow beyond about 710).
 #'
 #' @inheritParams geometry
 #' @param n Number of draws.
-#' @param footprint The footprint \eqn{\eta}: a single point.
-#' @param sigma The rate \eqn{\sigma > 0}.
+#' @param footprint The footprint \eqn{\eta}{eta}: a single point.
+#' @param sigma The rate \eqn{\sigma > 0}{sigma > 0}.
 #' @param method `"auto"`, `"exact"` or `"mh"`.
 #' @param control Settings for Metropolis-Hastings, from [mcmc_control()].
 #' @return `n` points in the manifold's many-point layout, with attributes
 #'   `method` (`"exact"`, `"mh"` or `"eigen-mh"`), `law`, `sigma`, and for
 #'   chains `acceptance` (after burn-in), `ess` (effective sample size of
-#'   \eqn{d(\eta, x)}, or of the log-eigenvalue chain's norm on spd) and
+#'   \eqn{d(\eta, x)}{d(eta, x)}, or of the log-eigenvalue chain's norm on spd) and
 #'   `mcmc` (last state and step, for [mcmc_control()]'s `resume`).
 #' @examples
 #' S2 <- manifold_sphere(2)

@@ -3,23 +3,23 @@
 #' The global sensitivity of the sample Fréchet mean of `n` points lying in a
 #' ball of radius `radius` (Reimherr et al. 2021, Thm 2):
 #' \deqn{\Delta = \frac{2r(2 - h(r,\kappa))}{n\,h(r,\kappa)},\qquad
-#' h(r,\kappa) = 2r\sqrt\kappa\cot(2r\sqrt\kappa)\ (\kappa>0),\ 1\ (\kappa\le0),}
-#' with \eqn{\kappa} the upper bound of the sectional curvature. The bound
+#' h(r,\kappa) = 2r\sqrt\kappa\cot(2r\sqrt\kappa)\ (\kappa>0),\ 1\ (\kappa\le0),}{Delta = (2r(2 - h(r,kappa)))/(n h(r,kappa)), h(r,kappa) = 2rsqrt(kappa)cot(2rsqrt(kappa)) (kappa>0), 1 (kappa <=0),}
+#' with \eqn{\kappa}{kappa} the upper bound of the sectional curvature. The bound
 #' holds for radii below
-#' \eqn{r^* = \frac12\min\{inj, \pi/(2\sqrt\kappa)\}}: \eqn{\pi/4} on the
-#' sphere, \eqn{\pi/8} on Kendall's shape space, unbounded on flat and
+#' \eqn{r^* = \frac12\min\{inj, \pi/(2\sqrt\kappa)\}}{r^* = min(inj, pi/(2 sqrt(kappa)))/2}: \eqn{\pi/4}{pi/4} on the
+#' sphere, \eqn{\pi/8}{pi/8} on Kendall's shape space, unbounded on flat and
 #' negatively curved spaces. It depends only on public parameters.
 #'
 #' `sensitivity_frechet_gradient()` bounds the change of the Fréchet gradient
-#' \eqn{\frac1n\sum_i Log_x(x_i)} when one point is replaced, the sensitivity
-#' of the K-norm gradient mechanism: \eqn{2r(2-h)/n} for \eqn{\kappa > 0}
-#' (supplement of Reimherr et al. 2021, Lemma 1), \eqn{2r/n} otherwise.
+#' \eqn{\frac1n\sum_i Log_x(x_i)}{1/n sum_i Log_x(x_i)} when one point is replaced, the sensitivity
+#' of the K-norm gradient mechanism: \eqn{2r(2-h)/n}{2r(2-h)/n} for \eqn{\kappa > 0}{kappa > 0}
+#' (supplement of Reimherr et al. 2021, Lemma 1), \eqn{2r/n}{2r/n} otherwise.
 #'
 #' @inheritParams geometry
 #' @param n Sample size (public): a whole number >= 1 (any size; it only
 #'   enters the bound).
 #' @param radius Radius of the public ball containing the data, below
-#'   \eqn{r^*}.
+#'   \eqn{r^*}{r^*}.
 #' @return A single number.
 #' @examples
 #' sensitivity_frechet_mean(manifold_sphere(2), n = 100, radius = pi / 8)
@@ -87,86 +87,87 @@ format_distinct <- function(a, b) {
 #'
 #' Bounds on how much the gradient of the geodesic-regression energy can move
 #' when one data point is replaced: the sensitivity of the K-norm gradient
-#' mechanism that releases the footpoint \eqn{p} and the shooting vector
+#' mechanism that releases the footpoint \eqn{p}{p} and the shooting vector
 #' \eqn{v}{v} (Kulkarni & Soto, poster (2026), Table 1; Kulkarni & Soto (2025),
-#' Lemma 3.3 and Thm D.1; design notes §4). It depends only on public
+#' Lemma 3.3 and Thm D.1, with the corrections of the section below). It depends only on public
 #' parameters: the sample size `n`, the residual clip `tau`, the bound
 #' `tau_m` on the length of the shooting vector, and the lower curvature
 #' bound \eqn{\kappa_l}{kappa_l} = `M$curvature[1]`.
 #'
 #' @section The setting:
-#' The covariates are mapped from a public range to \eqn{x_i \in [0, 1]}, the
-#' shooting vector is restricted to \eqn{|v| \le \tau_m}, and every residual
-#' \eqn{\varepsilon_i = Log_{\hat y_i}(y_i)}, \eqn{\hat y_i = Exp_p(x_i v)}, is
-#' clipped to norm \eqn{\tau} inside the gradient:
-#' \eqn{\tilde\varepsilon_i = \min(1, \tau/|\varepsilon_i|)\,\varepsilon_i}
+#' The covariates are mapped from a public range to \eqn{x_i \in [0, 1]}{x_i in [0, 1]}, the
+#' shooting vector is restricted to \eqn{|v| \le \tau_m}{|v| <= tau_m}, and every residual
+#' \eqn{\varepsilon_i = Log_{\hat y_i}(y_i)}{epsilon_i = Log_(yhat_i)(y_i)}, \eqn{\hat y_i = Exp_p(x_i v)}{yhat_i = Exp_p(x_i v)}, is
+#' clipped to norm \eqn{\tau}{tau} inside the gradient:
+#' \eqn{\tilde\varepsilon_i = \min(1, \tau/|\varepsilon_i|)\,\varepsilon_i}{tilde(epsilon)_i = min(1, tau/|epsilon_i|) epsilon_i}
 #' (this is the gradient of a Huber-type loss, equal to the least-squares
-#' energy \eqn{\frac{1}{2n}\sum_i d(\hat y_i, y_i)^2} when every residual is
-#' below \eqn{\tau}). The gradients are
+#' energy \eqn{\frac{1}{2n}\sum_i d(\hat y_i, y_i)^2}{1/(2n) sum_i d(yhat_i, y_i)^2} when every residual is
+#' below \eqn{\tau}{tau}). The gradients are
 #' \deqn{\nabla_p E = -\frac1n\sum_{i=1}^n J_{p,i}^*\tilde\varepsilon_i,\qquad
-#' \nabla_v E = -\frac1n\sum_{i=1}^n J_{v,i}^*\tilde\varepsilon_i,}
-#' with \eqn{J_{p,i}^*} and \eqn{J_{v,i}^*} the adjoints of the derivatives of
-#' \eqn{(p, v) \mapsto Exp_p(x_i v)} (adjoint Jacobi fields along the geodesic
-#' from \eqn{p} to \eqn{\hat y_i}, of length \eqn{\ell_i = x_i|v| \le \tau_m}).
-#' Replacing one point changes one term of each sum, so at every \eqn{(p, v)}
+#' \nabla_v E = -\frac1n\sum_{i=1}^n J_{v,i}^*\tilde\varepsilon_i,}{grad_p E = -1/n sum_(i=1)^n J_(p,i)^*tilde(epsilon)_i, grad_v E = -1/n sum_(i=1)^n J_(v,i)^*tilde(epsilon)_i,}
+#' with \eqn{J_{p,i}^*}{J_(p,i)^*} and \eqn{J_{v,i}^*}{J_(v,i)^*} the adjoints of the derivatives of
+#' \eqn{(p, v) \mapsto Exp_p(x_i v)}{(p, v) -> Exp_p(x_i v)} (adjoint Jacobi fields along the geodesic
+#' from \eqn{p}{p} to \eqn{\hat y_i}{yhat_i}, of length \eqn{\ell_i = x_i|v| \le \tau_m}{l_i = x_i|v| <= tau_m}).
+#' Replacing one point changes one term of each sum, so at every \eqn{(p, v)}{(p, v)}
 #' \deqn{|\nabla_p E(D) - \nabla_p E(D')| \le \frac{2\tau}{n}\sup\|J_p^*\|,
-#' \qquad |\nabla_v E(D) - \nabla_v E(D')| \le \frac{2\tau}{n}\sup\|J_v^*\|,}
+#' \qquad |\nabla_v E(D) - \nabla_v E(D')| \le \frac{2\tau}{n}\sup\|J_v^*\|,}{|grad_p E(D) - grad_p E(D')| <= (2 tau)/n sup||J_p^*||, |grad_v E(D) - grad_v E(D')| <= (2 tau)/n sup||J_v^*||,}
 #' the suprema over the geodesics the domain allows.
 #'
 #' @section The Jacobi bounds:
-#' Split a residual transported back to \eqn{p} into its component along the
-#' geodesic and the rest. Along the geodesic, \eqn{J_p^*} is the identity and
-#' \eqn{J_v^*} multiplies by \eqn{x}. Across it, on an eigenvector of the
-#' curvature operator with sectional curvature \eqn{K}, they multiply by
-#' \eqn{c_K(\ell) = \cos(\sqrt K\ell)} and
-#' \eqn{x\,sn_K(\ell)/\ell = x\sin(\sqrt K\ell)/(\sqrt K\ell)} (cosh and sinh
-#' for \eqn{K < 0}; design notes §2). On every manifold of the package (all
+#' Split a residual transported back to \eqn{p}{p} into its component along the
+#' geodesic and the rest. Along the geodesic, \eqn{J_p^*}{J_p^*} is the identity and
+#' \eqn{J_v^*}{J_v^*} multiplies by \eqn{x}{x}. Across it, on an eigenvector of the
+#' curvature operator with sectional curvature \eqn{K}{K}, they multiply by
+#' \eqn{c_K(\ell) = \cos(\sqrt K\ell)}{c_K(l) = cos(sqrt(K)l)} and
+#' \eqn{x\,sn_K(\ell)/\ell = x\sin(\sqrt K\ell)/(\sqrt K\ell)}{x sn_K(l)/l = x sin(sqrt(K)l)/(sqrt(K)l)} (cosh and sinh
+#' for \eqn{K < 0}{K < 0}; Fletcher 2013). On every manifold of the package (all
 #' symmetric spaces) the Jacobi equation decouples along these eigenvectors;
 #' on a general manifold the same comparison is Rauch's theorem. Lower
-#' curvature makes both scalings larger, so the LOWER bound \eqn{\kappa_l}
+#' curvature makes both scalings larger, so the LOWER bound \eqn{\kappa_l}{kappa_l}
 #' gives the upper bound:
 #' \itemize{
-#'   \item \eqn{\kappa_l \ge 0} (euclidean, sphere, Kendall): \eqn{|\cos| \le 1}
-#'     and \eqn{x|\sin(\sqrt K\ell)/(\sqrt K\ell)| \le x \le 1}, and the
+#'   \item \eqn{\kappa_l \ge 0}{kappa_l >= 0} (euclidean, sphere, Kendall): \eqn{|\cos| \le 1}{|cos| <= 1}
+#'     and \eqn{x|\sin(\sqrt K\ell)/(\sqrt K\ell)| \le x \le 1}{x|sin(sqrt(K)l)/(sqrt(K)l)| <= x <= 1}, and the
 #'     component along the geodesic is not shrunk, so
-#'     \eqn{\sup\|J_p^*\| = \sup\|J_v^*\| = 1} and
-#'     \deqn{\Delta_p = \Delta_v = 2\tau/n.}
-#'   \item \eqn{\kappa_l < 0} (hyperbolic, spd): with
-#'     \eqn{s = \sqrt{-\kappa_l}}, \eqn{\cosh(s\ell) \le \cosh(sL)} and
-#'     \eqn{x\sinh(s\ell)/(s\ell) \le \sinh(sL)/(sL)} for
-#'     \eqn{\ell = x|v| \le L}, so
+#'     \eqn{\sup\|J_p^*\| = \sup\|J_v^*\| = 1}{sup||J_p^*|| = sup||J_v^*|| = 1} and
+#'     \deqn{\Delta_p = \Delta_v = 2\tau/n.}{Delta_p = Delta_v = 2 tau/n.}
+#'   \item \eqn{\kappa_l < 0}{kappa_l < 0} (hyperbolic, spd): with
+#'     \eqn{s = \sqrt{-\kappa_l}}{s = sqrt(-kappa_l)}, \eqn{\cosh(s\ell) \le \cosh(sL)}{cosh(sl) <= cosh(sL)} and
+#'     \eqn{x\sinh(s\ell)/(s\ell) \le \sinh(sL)/(sL)}{x sinh(sl)/(sl) <= sinh(sL)/(sL)} for
+#'     \eqn{\ell = x|v| \le L}{l = x|v| <= L}, so
 #'     \deqn{\Delta_p = \frac{2\tau}{n}\cosh(sL),\qquad
-#'     \Delta_v = \frac{2\tau}{n}\frac{\sinh(sL)}{sL}.}
+#'     \Delta_v = \frac{2\tau}{n}\frac{\sinh(sL)}{sL}.}{Delta_p = (2 tau)/n cosh(sL), Delta_v = (2 tau)/n sinh(sL)/sL.}
 #'     `bound = "jacobi"` takes the length the domain allows,
-#'     \eqn{L = \tau_m}: the bound is attained (a residual across the
-#'     geodesic, \eqn{x = 1}, \eqn{|v| = \tau_m}, flipped by the replaced
-#'     point). `bound = "poster"` is Table 1 of the poster as printed,
-#'     \eqn{L = 2(\tau_m + \tau)}: valid (both scalings increase with
-#'     \eqn{L}) but conservative.
+#'     \eqn{L = \tau_m}{L = tau_m}: the bound is attained (a residual across the
+#'     geodesic, \eqn{x = 1}{x = 1}, \eqn{|v| = \tau_m}{|v| = tau_m}, flipped by the replaced
+#'     point). `bound = "poster"` is Table 1 of Kulkarni & Soto's poster (2026) as printed,
+#'     \eqn{L = 2(\tau_m + \tau)}{L = 2(tau_m + tau)}: valid (both scalings increase with
+#'     \eqn{L}{L}) but conservative.
 #' }
-#' The joint sensitivity of \eqn{(p, v)}, in the norm
-#' \eqn{\|\nabla E\|^2 = |\nabla_p E|^2 + |\nabla_v E|^2}, is
-#' \eqn{\Delta = \sqrt{\Delta_p^2 + \Delta_v^2}}: one term
-#' \eqn{(J_p^*\tilde\varepsilon, J_v^*\tilde\varepsilon)} has norm at most
-#' \eqn{\tau\sqrt{\|J_p^*\|^2 + \|J_v^*\|^2}}. On
-#' [`manifold_euclidean(d)`][manifold_euclidean] it is attained: \eqn{x = 1}
-#' and a residual \eqn{\tau u} replaced by \eqn{-\tau u} move the gradient by
-#' exactly \eqn{2\sqrt2\,\tau/n}.
+#' The joint sensitivity of \eqn{(p, v)}{(p, v)}, in the norm
+#' \eqn{\|\nabla E\|^2 = |\nabla_p E|^2 + |\nabla_v E|^2}{||grad E||^2 = |grad_p E|^2 + |grad_v E|^2}, is
+#' \eqn{\Delta = \sqrt{\Delta_p^2 + \Delta_v^2}}{Delta = sqrt(Delta_p^2 + Delta_v^2)}: one term
+#' \eqn{(J_p^*\tilde\varepsilon, J_v^*\tilde\varepsilon)}{(J_p^*tilde(epsilon), J_v^*tilde(epsilon))} has norm at most
+#' \eqn{\tau\sqrt{\|J_p^*\|^2 + \|J_v^*\|^2}}{tau sqrt(||J_p^*||^2 + ||J_v^*||^2)}. On
+#' [`manifold_euclidean(d)`][manifold_euclidean] it is attained: \eqn{x = 1}{x = 1}
+#' and a residual \eqn{\tau u}{tau u} replaced by \eqn{-\tau u}{-tau u} move the gradient by
+#' exactly \eqn{2\sqrt2\,\tau/n}{2sqrt(2) tau/n}.
 #'
 #' @section Two slips in Kulkarni & Soto (2025):
 #' Its Thm 3.4 compares with the UPPER curvature bound, which by Rauch's
 #' theorem bounds the Jacobi fields from below, not from above; the poster's
-#' \eqn{\kappa_l} is the right one. Its App. A uses \eqn{\|J_p(1)\| = \cos 1}
-#' and \eqn{\|J_v(1)\| = \sin 1} on \eqn{S^2}: those are the components
-#' across the geodesic only; along it the scalings are 1 (and \eqn{x}), so the
+#' \eqn{\kappa_l}{kappa_l} is the right one. Kulkarni & Soto (2025), App. A, use \eqn{\|J_p(1)\| = \cos 1}{||J_p(1)|| = cos 1}
+#' and \eqn{\|J_v(1)\| = \sin 1}{||J_v(1)|| = sin 1} on \eqn{S^2}{S^2}: those are the components
+#' across the geodesic only; along it the scalings are 1 (and \eqn{x}{x}), so the
 #' supremum is 1 and the paper's sphere sensitivities are too small by
-#' \eqn{1/\cos 1 \approx 1.85} and \eqn{1/\sin 1 \approx 1.19}. The bounds
-#' here use the corrected statements (design notes §4).
+#' \eqn{1/\cos 1 \approx 1.85}{1/cos 1 ~= 1.85} and \eqn{1/\sin 1 \approx 1.19}{1/sin 1 ~= 1.19}. The bounds
+#' here use the corrected statements; `vignette("methods", package = "riemdp")`
+#' shows the numbers ("Kulkarni & Soto (2025): private geodesic regression").
 #'
 #' @inheritParams geometry
 #' @param n Sample size (public): a whole number >= 1.
 #' @param tau The public clip of the residual norms, > 0.
-#' @param tau_m The public bound on the length \eqn{|v|} of the shooting
+#' @param tau_m The public bound on the length \eqn{|v|}{|v|} of the shooting
 #'   vector, > 0. Required when the lower curvature bound is negative
 #'   (hyperbolic, spd); not used (but checked if given) otherwise.
 #' @param bound `"poster"` (geodesic length
@@ -174,8 +175,8 @@ format_distinct <- function(a, b) {
 #'   poster (2026), as printed) or `"jacobi"` (length \eqn{\tau_m}{tau_m},
 #'   tight). The two agree when the lower curvature bound is
 #'   \eqn{\ge 0}{>= 0}.
-#' @return A named numeric vector: `footpoint` (\eqn{\Delta_p}), `shooting`
-#'   (\eqn{\Delta_v}) and `joint` (\eqn{\sqrt{\Delta_p^2 + \Delta_v^2}}).
+#' @return A named numeric vector: `footpoint` (\eqn{\Delta_p}{Delta_p}), `shooting`
+#'   (\eqn{\Delta_v}{Delta_v}) and `joint` (\eqn{\sqrt{\Delta_p^2 + \Delta_v^2}}{sqrt(Delta_p^2 + Delta_v^2)}).
 #' @references Kulkarni, A. and Soto, C. (2026). Differentially private
 #'   geodesic regression. Poster, Table 1. Kulkarni, A. and Soto, C. (2025).
 #'   Differentially private geodesic and linear regression. arXiv:2504.11304.

@@ -20,7 +20,7 @@
 ##     dist(center, p) <= radius, |v| <= tau_m (-Inf outside),
 ## |grad|^2 = |grad_p|^2 + |grad_v|^2, residuals clipped to norm tau (Huber).
 ## The plain-R chain does the same with plain-R sphere Exp / Log / parallel
-## transport and the gradient of DESIGN §2 in its textbook form: each clipped
+## transport and the gradient (methods article, "Fitting") in its textbook form: each clipped
 ## residual eps_i = Log_{yhat_i}(y_i) min(1, tau/|eps_i|) is transported back
 ## to p along the geodesic, split against vhat = v/|v|, and
 ##     grad_p = -(1/n) sum_i [eps_par + cos(x_i L) eps_perp],

@@ -11,7 +11,7 @@
 ## Timed:
 ## (a) gdp_mu(S^2, sigma = 0.5, Delta = 1) by method "algorithm2" (the paper's
 ##     estimator as published) and "monte_carlo" (the change-of-measure
-##     estimator, DESIGN §6), both with n = 1000, m = 100, n_epsilon = 1000,
+##     estimator, methods article, "Gaussian DP accounting"), both with n = 1000, m = 100, n_epsilon = 1000,
 ##     against a plain-R Algorithm 2 written below from the paper's
 ##     pseudo-code (Algorithm 2, steps 1-10; the pair eta, eta' of its
 ##     Appendix A.6), in three versions:

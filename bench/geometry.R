@@ -1,5 +1,5 @@
 ## Benchmark: riemdp's compiled geometry against plain R implementations of
-## the same formulas (DESIGN.md sections 1-2).
+## the same formulas (methods article, "Manifolds and their formulas" and "Fitting").
 ##
 ## Run from the package root with the package installed:
 ##     Rscript bench/geometry.R

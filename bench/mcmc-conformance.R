@@ -1,4 +1,4 @@
-## Conformance of the chain-drawn KNG releases with their law (DESIGN §3-5,
+## Conformance of the chain-drawn KNG releases with their law (methods article, "Chain-drawn releases",
 ## the "level test"): dp_linear_regression(), dp_geodesic_regression() and
 ## dp_frechet_mean(mechanism = "kng") draw from f(z) ∝ exp(-|grad E_tau(z)|/sigma)
 ## (Reimherr & Awan 2019) by a chain from a public start; a chain that has not

@@ -241,7 +241,7 @@ pr_geodesic_regression <- function(G, x, Y, max_iter = 1000L, tol = 1e-10) {
 }
 
 ## Adjoint Jacobi scalings of one curvature block K at s = x_i |v|, L = |v|
-## (DESIGN section 2), vectorised over s: footpoint c_K(s), shooting
+## (methods article, "Fitting"), vectorised over s: footpoint c_K(s), shooting
 ## sn_K(s) / L (-> x as L -> 0).
 jac_p <- function(K, s) if (K > 0) cos(sqrt(K) * s) else if (K < 0) cosh(sqrt(-K) * s) else 1 + 0 * s
 jac_v <- function(K, s, x, L) {
@@ -445,7 +445,7 @@ kendall_gauss_newton <- function(p, v, x, gp, gv, block) {
   d1 <- gn_apply(block(L^2, x), gp - ap * t - bp * it, gv - av * t - bv * it)
   list(p = d0$p + d4$p + d1$p, v = d0$v + d4$v + d1$v)
 }
-## three curvature blocks (DESIGN section 2): along u (flat), along i u (K = 4),
+## three curvature blocks (methods article, "Fitting"): along u (flat), along i u (K = 4),
 ## the rest (K = 1)
 kendall_energy_grad <- function(p, v, x, Y, grad = TRUE) {
   n <- length(x)
@@ -610,7 +610,7 @@ spd_gauss_newton <- function(p, v, x, gp, gv, block) {
 ## (G_i G_i' = yhat_i), the residual transported back to p and whitened there
 ## is logm(G_i^-1 y_i G_i^-T); in the basis U its entries are
 ## logm(D_i Z_i D_i), Z_i = U' p^-1/2 y_i p^-1/2 U, D_i = diag(exp(-x_i lam/2)).
-## The Jacobi scalings act entrywise in that basis (DESIGN section 2):
+## The Jacobi scalings act entrywise in that basis (methods article, "Fitting"):
 ## cosh(x |lam_a - lam_b|/2) (footpoint), sinh(x delta)/delta (shooting).
 spd_energy_grad <- function(p, v, x, Yv, grad = TRUE) {
   k <- nrow(p)

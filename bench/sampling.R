@@ -1,4 +1,4 @@
-## Benchmark: riemdp's samplers (DESIGN.md section 3) against plain R.
+## Benchmark: riemdp's samplers (methods article, "Samplers") against plain R.
 ##
 ## Run from the package root with the package installed:
 ##     Rscript bench/sampling.R

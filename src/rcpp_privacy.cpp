@@ -93,7 +93,7 @@ Rcpp::NumericVector samp_radial(Rcpp::List M, int n, std::string kernel, double 
 }
 
 // Log density of r = dist(eta, x) under a radial mechanism, up to its
-// constant: the kernel plus the log area of geodesic spheres (DESIGN §3),
+// constant: the kernel plus the log area of geodesic spheres (methods article, "Samplers"),
 // -Inf outside (0, inj). For quantiles of the law (release plots). Internal.
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector radial_log_density(Rcpp::List M, std::string kernel, double sigma, Rcpp::NumericVector r) {
@@ -275,7 +275,7 @@ Rcpp::List samp_kng_euclid(Rcpp::List X, Rcpp::List center, double radius, doubl
                             Rcpp::Named("proposals") = r.proposals, Rcpp::Named("accepted") = r.accepted);
 }
 
-// Sensitivities and the admissible radius (DESIGN §4).
+// Sensitivities and the admissible radius (methods article, "Sensitivities and public domains").
 // [[Rcpp::export(rng = false)]]
 Rcpp::List priv_frechet_sensitivity(Rcpp::List M, double n, double radius) {
   auto m = make_manifold(M);
@@ -527,7 +527,7 @@ Rcpp::List samp_kng_chain(Rcpp::List M, Rcpp::List Y, Rcpp::Nullable<Rcpp::Numer
 }
 
 // Sensitivities of geodesic regression (Kulkarni & Soto, poster 2026,
-// Table 1; DESIGN §4): the footpoint and shooting bounds; bound "poster"
+// Table 1; methods article, "Sensitivities and public domains"): the footpoint and shooting bounds; bound "poster"
 // (length 2 (tau_m + tau)) or "jacobi" (length tau_m). tau_m is only read when the lower curvature bound
 // is negative.
 // [[Rcpp::export(rng = false)]]

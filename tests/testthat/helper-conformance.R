@@ -1,4 +1,4 @@
-# Conformance of chain-drawn KNG releases with their law (DESIGN §3, "level
+# Conformance of chain-drawn KNG releases with their law (methods article, "Chain-drawn releases", "level
 # test"), shared by test-mcmc-conformance.R and bench/mcmc-conformance.R
 # (which sources this file). The KNG density is f(z) ∝ exp(-|grad E(z)|/sigma)
 # (Reimherr & Awan 2019), so the level L = |grad E(z)|/sigma = -log f(z) + const

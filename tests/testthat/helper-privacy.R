@@ -7,7 +7,7 @@
 log_sinh <- function(r) r + log1p(-exp(-2 * r)) - log(2)
 
 # Unnormalised log density of r = dist(eta, x) under the Laplace / Gaussian
-# law on M (DESIGN §3): log k(r) + log A(r), and the support [0, upper]
+# law on M (methods article, "Samplers"): log k(r) + log A(r), and the support [0, upper]
 # (upper = Inf for unbounded support).
 radial_log_density <- function(M, kernel, sigma) {
   d <- M$dim

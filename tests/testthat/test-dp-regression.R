@@ -40,7 +40,7 @@ bundle_chain <- function(M, Y, u, sigma, tau, center, radius, tau_m, n, settings
 # ---- plain-R references --------------------------------------------------------
 
 # Huber-clipped regression gradient on the real line (E_tau = mean of
-# rho_tau(y_i - p - u_i v); DESIGN §5), at many parameters (P[k], V[k]):
+# rho_tau(y_i - p - u_i v); methods article, "The joint release of a geodesic regression"), at many parameters (P[k], V[k]):
 # grad_p = -mean psi(r_i), grad_v = -mean u_i psi(r_i), psi = clip to [-tau, tau].
 huber_gradient_1d <- function(P, V, u, y, tau) {
   R <- matrix(y, length(P), length(y), byrow = TRUE) - P - outer(V, u)
@@ -98,10 +98,10 @@ sphere_log_rows <- function(P, Q) {
   d <- atan2(s, c0)
   W * ifelse(s > 0, d / s, 0)
 }
-# Gamma_{P -> Q}(U) = U - <Q, U>/(1 + <P, Q>) (P + Q)   (DESIGN §1)
+# Gamma_{P -> Q}(U) = U - <Q, U>/(1 + <P, Q>) (P + Q)   (methods article, "Manifolds and their formulas")
 sphere_transport_rows <- function(P, Q, U) U - rdot(Q, U) / (1 + rdot(P, Q)) * (P + Q)
 
-# Clipped regression gradient on S^2 (DESIGN §2 with K = 1; residuals
+# Clipped regression gradient on S^2 (methods article, "Fitting" with K = 1; residuals
 # clipped to norm tau), at K parameters (rows of P, V), data Y (n x 3) at
 # covariates u in [0, 1]. Returns K x 3 matrices gp, gv.
 sphere_huber_gradient <- function(P, V, u, Y, tau) {
@@ -358,7 +358,7 @@ test_that("flat target on R^1 and R^2: the chain is uniform on the box / product
   expect_gt(ks_chain(sqrt(rowSums(dp^2)), "punif", 0, 1), ks_reject)
 })
 
-# Cap CDFs of dist(c, p) for p uniform on B_rho(c) (DESIGN §3: A(r) = sin r,
+# Cap CDFs of dist(c, p) for p uniform on B_rho(c) (methods article, "Samplers": A(r) = sin r,
 # sinh r, sin r cos r on sphere(2), hyperbolic(2), kendall(3)).
 cap_cdf <- function(type, rho) {
   switch(type,

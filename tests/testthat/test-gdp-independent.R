@@ -1,6 +1,6 @@
 # An independent check of gdp_mu() on S^2 (issue 9): mu at epsilon = 0 from the
 # total-variation distance of the two Riemannian Gaussians, by nested
-# integrate() in geodesic polar coordinates about eta1 (DESIGN §6), against the
+# integrate() in geodesic polar coordinates about eta1 (methods article, "Gaussian DP accounting"), against the
 # package's quadrature. On S^2 the supremum sits at epsilon -> 0.
 
 tv_mu_sphere2 <- function(sigma, Delta) {

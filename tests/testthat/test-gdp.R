@@ -1,4 +1,4 @@
-# Gaussian differential privacy accounting (issue 9; paper 004; DESIGN §6).
+# Gaussian differential privacy accounting (issue 9; Jiang et al. 2023; methods article, "Gaussian DP accounting").
 # References: delta_mu by integrate() of the Gaussian privacy loss and by the
 # Mills ratio in log space; mu on R^d is Delta/sigma exactly; S^1 by the
 # corrected closed form; Monte Carlo within 3 standard errors (fixed seeds).
@@ -94,7 +94,7 @@ test_that("euclidean: closed_form, quadrature and monte_carlo give Delta/sigma; 
   # hyperbolic(1) is a line: closed form
   expect_equal(gdp_mu(manifold_hyperbolic(1), 0.5, 1)$mu, 2)
   expect_equal(gdp_mu(manifold_hyperbolic(1), 0.5, 1)$method, "closed_form")
-  # Algorithm 2 as published: on R at sigma = 1 (DESIGN §6: 20 replicates in
+  # Algorithm 2 as published: on R at sigma = 1 (methods article, "Gaussian DP accounting": 20 replicates in
   # [1.096, 1.175]); band: at or above the truth minus 2%, at most 30% above.
   set.seed(12)
   a2 <- vapply(1:3, function(i) gdp_mu(manifold_euclidean(1), 1, 1, method = "algorithm2")$mu, 0)
@@ -124,7 +124,7 @@ test_that("sphere(1): algorithm1, quadrature and monte_carlo agree over sigma = 
   # the supremum sits at eps -> 0
   pp <- vapply(sig[c(1, 4, 8, 16)], function(s) gdp_mu(S1, s, 1, control = gdp_control(profile = "paper"))$mu, 0)
   expect_equal(pp, a1[c(1, 4, 8, 16)], tolerance = 1e-3)
-  # Algorithm 2 overestimates at small sigma (004 Fig. 1; DESIGN: 4.22 vs 4.00)
+  # Algorithm 2 overestimates at small sigma (Jiang et al. 2023, Fig. 1; methods article: 4.22 vs 4.00)
   set.seed(22)
   a2 <- gdp_mu(S1, 0.25, 1, method = "algorithm2",
                control = gdp_control(epsilon_max = pi / (2 * 0.25^2)))

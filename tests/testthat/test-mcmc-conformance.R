@@ -1,4 +1,4 @@
-# Chain-drawn KNG releases must be at their law (DESIGN §3, "level test"):
+# Chain-drawn KNG releases must be at their law (methods article, "Chain-drawn releases", "level test"):
 # a release that is not is not private. Fast subset of bench/mcmc-conformance.R
 # (full matrix there); helpers in helper-conformance.R. Fixed seeds.
 

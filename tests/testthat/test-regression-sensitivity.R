@@ -1,4 +1,4 @@
-# Sensitivity of private geodesic regression (Kulkarni & Soto, poster 2026, Table 1; DESIGN §4;
+# Sensitivity of private geodesic regression (Kulkarni & Soto, poster 2026, Table 1; methods article, "Sensitivities and public domains";
 # SPEC8): the closed forms, the argument checks, and the bounds against
 # empirical sensitivities, ||grad E_tau(p, v; D) - grad E_tau(p, v; D')||
 # over adjacent datasets (one point replaced), at random and adversarially,

@@ -1,4 +1,4 @@
-# geodesic_regression() (issue 7; Fletcher 2011, Kulkarni & Soto 2025 eq. 3-8, DESIGN §2):
+# geodesic_regression() (issue 7; Fletcher 2011, Kulkarni & Soto 2025 eq. 3-8, methods article, "Fitting"):
 # lm() on euclidean, noise-free recovery, gradients against finite
 # differences, Kendall on shapes::rats, the fit object, bad input.
 # Data are built in plain R (helper-manifolds.R), never with the package.

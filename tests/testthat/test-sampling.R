@@ -1,4 +1,4 @@
-# Samplers (DESIGN §3): exact radial laws against numerically integrated
+# Samplers (methods article, "Samplers"): exact radial laws against numerically integrated
 # CDFs, uniform directions, footprint invariance, Metropolis-Hastings against
 # the exact samplers, SPD, reproducibility and resumed chains, bad input.
 #

@@ -1,4 +1,4 @@
-# Sensitivity of the Frechet mean (DESIGN §4; Reimherr et al. 2021, Thm 2):
+# Sensitivity of the Frechet mean (methods article, "Sensitivities and public domains"; Reimherr et al. 2021, Thm 2):
 # closed forms, the admissible radius, and the bound against adjacent
 # datasets (one point replaced) in the ball, including adversarial ones.
 

@@ -1,4 +1,4 @@
-// Euclidean space R^d: the flat reference case (DESIGN §1).
+// Euclidean space R^d: the flat reference case (methods article, "Manifolds and their formulas").
 #ifndef RIEMDP_GEOMETRY_EUCLIDEAN_H
 #define RIEMDP_GEOMETRY_EUCLIDEAN_H
 

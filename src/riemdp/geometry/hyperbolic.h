@@ -1,5 +1,5 @@
 // Hyperbolic space H^d as the hyperboloid <x,x>_L = -1, x_0 > 0 in R^{d+1}
-// (DESIGN §1): curvature -1, infinite injectivity radius.
+// (methods article, "Manifolds and their formulas"): curvature -1, infinite injectivity radius.
 #ifndef RIEMDP_GEOMETRY_HYPERBOLIC_H
 #define RIEMDP_GEOMETRY_HYPERBOLIC_H
 

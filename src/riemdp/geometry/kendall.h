@@ -1,4 +1,4 @@
-// Kendall's shape space of k planar landmarks (DESIGN §1). A point is stored
+// Kendall's shape space of k planar landmarks (methods article, "Manifolds and their formulas"). A point is stored
 // as a preshape: a k x 2 configuration (column-major: x then y), centred and
 // of unit Frobenius norm, read as z in C^k with z_j = x_j + i y_j. The
 // centred configurations are isometric to the Helmertised C^{k-1}, so no
@@ -123,7 +123,7 @@ class Kendall : public Manifold {
   }
 
   // Three curvature blocks along the horizontal geodesic from p with unit
-  // direction t = w/L (DESIGN §2): eps at its end is a u + b i u + rest, u the
+  // direction t = w/L (methods article, "Fitting"): eps at its end is a u + b i u + rest, u the
   // unit tangent there; back at p it is a t + b i t + rest (as in transport),
   // and the i t part is scaled by curvature 4, the rest by curvature 1.
   void adjoint_jacobi(CVecRef p, CVecRef w, CVecRef, CVecRef eps, VecRef adj_p, VecRef adj_w) const override {

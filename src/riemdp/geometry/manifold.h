@@ -13,7 +13,7 @@
 
 namespace riemdp {
 
-// The Huber-type loss of residual norm d with clip tau (DESIGN §5):
+// The Huber-type loss of residual norm d with clip tau (methods article, "The joint release of a geodesic regression"):
 // rho(d) = d^2/2 for d <= tau, tau d - tau^2/2 beyond; its gradient is the
 // least-squares one with the residual scaled by min(1, tau/d) (clipped to
 // norm tau). tau = Inf is least squares.
@@ -188,7 +188,7 @@ class Manifold {
     return -1;
   }
 
-  // mean = (1/n) sum_i Log_p(x_i) (minus the Frechet gradient, DESIGN §2);
+  // mean = (1/n) sum_i Log_p(x_i) (minus the Frechet gradient, methods article, "Fitting");
   // returns the Frechet cost F(p) = 1/(2n) sum_i dist(p, x_i)^2.
   virtual double mean_log(CVecRef p, const PointSet& X, VecRef mean) const {
     Vec buf(ambient()), w(ambient());
@@ -205,7 +205,7 @@ class Manifold {
     return cost / (2.0 * n);
   }
 
-  // ---- geodesic regression (DESIGN §2; Kulkarni & Soto 2025, eq. 5-8) ----
+  // ---- geodesic regression (methods article, "Fitting"; Kulkarni & Soto 2025, eq. 5-8) ----
   // Adjoint Jacobi fields along the geodesic t -> Exp_p(t w), yhat = Exp_p(w):
   // for eps in T_yhat, adj_p = (d_p Exp(p, w))^T eps (p varied with w
   // parallel transported along the variation) and adj_w = (d_w Exp(p, w))^T
@@ -221,7 +221,7 @@ class Manifold {
   // Gauss-Newton operator of the residuals, J_i = (d_p Exp, x_i d_w Exp) at
   // w_i = x_i v. All the geodesics share the direction of v, so N is block
   // diagonal over the eigenspaces of the curvature operator along v, one
-  // gauss_newton_block() per eigenspace (the Jacobi scalings of DESIGN §2).
+  // gauss_newton_block() per eigenspace (the Jacobi scalings of methods article, "Fitting").
   // With weights h (size n; empty: all 1) N = (1/n) sum_i h_i J_i^T J_i
   // (IRLS for the robust losses, RegressionLoss::weight).
   virtual void regression_gauss_newton(CVecRef p, CVecRef v, CVecRef x, CVecRef h, CVecRef gp, CVecRef gv, VecRef dp,
@@ -265,7 +265,7 @@ class Manifold {
 
   // The clipped gradient sums of geodesic regression over the points
   // begin..end-1 (columns of Y, rows of the n x m covariates x), without the
-  // energy (the KNG target, DESIGN §5): with w_i = V x_i, eps_i and the adjoint
+  // energy (the KNG target, methods article, "The joint release of a geodesic regression"): with w_i = V x_i, eps_i and the adjoint
   // Jacobi fields as in regression_residuals() and h_i = huber_weight(|eps_i|, tau),
   //   sum_p = sum_i h_i adj_p(eps_i),  sum_V(:, j) = sum_i x_ij h_i adj_w(eps_i)
   // (overwritten). Residuals at the cut locus as in cut_locus_safe_log().
@@ -300,7 +300,7 @@ class Manifold {
   }
 
   // log A(r), A the area density of geodesic spheres of radius r, up to a
-  // constant (DESIGN §3); only for isotropic spaces.
+  // constant (methods article, "Samplers"); only for isotropic spaces.
   virtual double log_volume_density(double /*r*/) const {
     throw domain_error("the volume density of geodesic spheres is not isotropic on " + name());
   }
@@ -336,7 +336,7 @@ class Manifold {
 };
 
 // Jacobi scalings across a geodesic of length L in constant curvature K
-// (DESIGN §2): a Jacobi field orthogonal to the geodesic with J(0) = u,
+// (methods article, "Fitting"): a Jacobi field orthogonal to the geodesic with J(0) = u,
 // J'(0) = 0 ends at c_K(L) u, with J(0) = 0, J'(0) = u at sn_K(L)/L u
 // (both parallel transported), c_K = cos(sqrt(K) L), sn_K = sin(sqrt(K) L)/sqrt(K)
 // (cosh, sinh for K < 0; 1 and L for K = 0); along the geodesic both are 1.

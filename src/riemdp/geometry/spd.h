@@ -1,5 +1,5 @@
 // Symmetric positive definite k x k matrices with the affine-invariant metric
-// <u,v>_p = tr(p^-1 u p^-1 v) (DESIGN §1). Points are stored column-major.
+// <u,v>_p = tr(p^-1 u p^-1 v) (methods article, "Manifolds and their formulas"). Points are stored column-major.
 // Only symmetric eigensolvers are used.
 #ifndef RIEMDP_GEOMETRY_SPD_H
 #define RIEMDP_GEOMETRY_SPD_H
@@ -186,7 +186,7 @@ class SPD : public Manifold {
   }
 
   // Geodesic regression in the whitened eigenbasis of the shooting vector
-  // (DESIGN §2): with W = p^{-1/2} w p^{-1/2} = U diag(lam) U^T, eps at
+  // (methods article, "Fitting"): with W = p^{-1/2} w p^{-1/2} = U diag(lam) U^T, eps at
   // yhat = Exp_p(w) transported back to p and whitened is
   // e^{-W/2} (p^{-1/2} eps p^{-1/2}) e^{-W/2}; adj_eigenbasis() scales its
   // entries in the basis U and maps them back to T_p.

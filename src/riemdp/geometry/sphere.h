@@ -1,4 +1,4 @@
-// Unit sphere S^d in R^{d+1} (DESIGN §1): curvature 1, injectivity radius pi.
+// Unit sphere S^d in R^{d+1} (methods article, "Manifolds and their formulas"): curvature 1, injectivity radius pi.
 #ifndef RIEMDP_GEOMETRY_SPHERE_H
 #define RIEMDP_GEOMETRY_SPHERE_H
 

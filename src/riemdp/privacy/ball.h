@@ -1,4 +1,4 @@
-// Bounding data to the public ball B_r(c) (DESIGN §4): points outside are
+// Bounding data to the public ball B_r(c) (methods article, "Sensitivities and public domains"): points outside are
 // moved to the boundary along the geodesic to the centre, so the sensitivity
 // bound holds for what is released.
 #ifndef RIEMDP_PRIVACY_BALL_H

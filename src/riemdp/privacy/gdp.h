@@ -1,5 +1,5 @@
 // Gaussian differential privacy accounting (Jiang, Chang, Liu, Ding, Kong &
-// Jiang 2023; DESIGN §6): delta_mu(eps) of Def. 3.1 and its inversion, and the privacy
+// Jiang 2023; methods article, "Gaussian DP accounting"): delta_mu(eps) of Def. 3.1 and its inversion, and the privacy
 // profile l(eps) of the Riemannian Gaussian (Thm 3.2 / 4.1) on spaces of
 // constant curvature by closed form on S^1 (Cor. 3.2.1, corrected),
 // deterministic quadrature, and Monte Carlo (Algorithm 2 and the
@@ -146,7 +146,7 @@ inline double delta_dmu(double eps, double mu) { return phi(0.5 * mu - eps / mu)
 
 // The smallest mu with delta_mu(eps) >= l (delta increases in mu), to
 // relative tolerance rtol, ROUNDED UP: the upper end of the final bracket
-// (DESIGN §6: rounding mu down would understate the privacy loss).
+// (methods article, "Gaussian DP accounting": rounding mu down would understate the privacy loss).
 // l <= 0 gives 0 (no constraint at this eps); l >= 1 gives inf.
 inline double mu_from_delta(double eps, double l, double rtol) {
   if (!(l > 0.0)) return 0.0;
@@ -214,7 +214,7 @@ inline double div_up(double a, double b) {
 
 // ---------------------------------------------------------------- S^1, Cor. 3.2.1
 
-// Corrected S^1 profile (DESIGN §6), eta1 = -Delta/2, eta2 = Delta/2:
+// Corrected S^1 profile (methods article, "Gaussian DP accounting"), eta1 = -Delta/2, eta2 = Delta/2:
 // l = {Phi(x2-x1) - Phi(x2-x3+a) - e^eps[Phi(-x1-x2) + Phi(x2-x3-a) - 2 Phi(-x3)]}/C,
 // x1 = sigma eps/Delta, x2 = Delta/(2 sigma), x3 = pi/sigma,
 // a = sigma eps/(2 pi - Delta), C = 2 Phi(x3) - 1; zero beyond
@@ -241,7 +241,7 @@ inline double s1_profile_corrected(double eps, double sigma, double Delta) {
 }
 
 // Cor. 3.2.1 exactly as printed in Jiang et al. (2023) (its set A is wrong for eps > 0,
-// DESIGN §6); kept to reproduce the paper's Fig. 1.
+// methods article, "Gaussian DP accounting"); kept to reproduce the paper's Fig. 1.
 inline double s1_profile_paper(double eps, double sigma, double Delta) {
   const double x1 = sigma * eps / Delta, x2 = Delta / (2.0 * sigma), x3 = num::pi / sigma;
   const double C = Phi(x3) - Phi(-x3);
@@ -382,7 +382,7 @@ struct PairGeometry {
 
 // ---------------------------------------------------------------- quadrature
 
-// l(eps) = E_{eta1}[(1 - e^{eps - L})_+] (DESIGN §6, change-of-measure form)
+// l(eps) = E_{eta1}[(1 - e^{eps - L})_+] (methods article, "Gaussian DP accounting", change-of-measure form)
 // by Gauss-Legendre in r (radial weight) and phi (weight sin^{d-2} phi) over
 // {L >= eps} only: phi from phi*(r) to pi, r split where phi* reaches 0 or pi
 // and at pi - Delta on the sphere (d2 = pi there). Each r-panel uses the map
@@ -938,7 +938,7 @@ SupResult sup_refined(F f, const std::vector<double>& grid, int iters) {
 
 // ---------------------------------------------------------------- sigma beyond the numerical range
 
-// The profile is evaluated numerically only for sigma in [lo, hi] (DESIGN §6).
+// The profile is evaluated numerically only for sigma in [lo, hi] (methods article, "Gaussian DP accounting").
 // Outside, mu comes from the numerical mu at lo or hi (rounded up by its
 // accuracy), as an upper bound:
 // * sigma < lo = Delta/6 (mu0 = Delta/sigma > 6): the laws become nearly

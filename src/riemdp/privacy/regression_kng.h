@@ -1,5 +1,5 @@
 // The K-norm gradient mechanism for geodesic regression on the tangent bundle
-// (DESIGN §5; Kulkarni & Soto 2025, eq. 10, with the package's corrections):
+// (methods article, "The joint release of a geodesic regression"; Kulkarni & Soto 2025, eq. 10, with the package's corrections):
 // log f(p, V) = -||grad E_tau(p, V; D)|| / sigma on the public domain
 // dist(center, p) <= radius, |v_j|_p <= tau_m, where E_tau uses residuals
 // clipped to norm tau (the Huber-type loss) and

@@ -1,4 +1,4 @@
-// Sensitivity bounds from public parameters only (DESIGN §4).
+// Sensitivity bounds from public parameters only (methods article, "Sensitivities and public domains").
 #ifndef RIEMDP_PRIVACY_SENSITIVITY_H
 #define RIEMDP_PRIVACY_SENSITIVITY_H
 
@@ -41,7 +41,7 @@ inline double sensitivity_frechet_gradient(const Manifold& M, double n, double r
   return 2.0 * radius * (2.0 - h) / n;
 }
 
-// Geodesic regression (Kulkarni & Soto, poster 2026, Table 1; DESIGN §4).
+// Geodesic regression (Kulkarni & Soto, poster 2026, Table 1; methods article, "Sensitivities and public domains").
 // With x_i in [0, 1], |v| <= tau_m and residuals clipped to norm tau,
 // replacing one point changes one term of each gradient by at most 2 tau / n
 // times the operator norm of the adjoint Jacobi maps (d_p Exp)^T and

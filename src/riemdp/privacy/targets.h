@@ -1,4 +1,4 @@
-// Mechanisms as target log-densities on the manifold (DESIGN §3), built from
+// Mechanisms as target log-densities on the manifold (methods article, "Mechanisms and the noise scale"), built from
 // public parameters and the data summary.
 #ifndef RIEMDP_PRIVACY_TARGETS_H
 #define RIEMDP_PRIVACY_TARGETS_H

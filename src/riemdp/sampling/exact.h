@@ -1,6 +1,6 @@
 // Exact draws from isotropic laws exp(k(dist(eta, x))) on a manifold: uniform
 // direction in T_eta M and the radial draw of radial.h, then x = Exp_eta(r u)
-// (DESIGN §3). The SPD construction is in spd_sampler.h.
+// (methods article, "Samplers"). The SPD construction is in spd_sampler.h.
 #ifndef RIEMDP_SAMPLING_EXACT_H
 #define RIEMDP_SAMPLING_EXACT_H
 

@@ -1,7 +1,7 @@
 // The K-norm gradient (KNG) law f(z) ∝ exp(-|G(z)|/sigma) on a compact public
 // domain of the tangent bundle (z = (p, v_1..v_m), p in B_radius(c), |v_j| <=
 // tau_m; m = 0 for a Frechet mean), drawn by a Metropolis-Hastings chain that
-// reaches it from a public start in a public number of steps (DESIGN §3:
+// reaches it from a public start in a public number of steps (methods article, "Chain-drawn releases":
 // "a chain-drawn release is private only if its draw is at its law").
 //
 // The chain runs in a chart: delta in R^D, D = d (m + 1), orthonormal

@@ -1,4 +1,4 @@
-// Exact K-norm gradient draws for the Frechet mean on R^d (DESIGN §3): the
+// Exact K-norm gradient draws for the Frechet mean on R^d (methods article, "Samplers"): the
 // gradient of E(x) = (1/2n) sum |x - x_i|^2 is x - xbar, so the law is
 // exp(-|x - xbar|/sigma) on the ball B_radius(c) (Reimherr & Awan 2019).
 // Two rejection samplers:

@@ -1,4 +1,4 @@
-// Random-walk Metropolis-Hastings on a manifold (DESIGN §3; Jiang et al. 2023, Sec. 4.1):
+// Random-walk Metropolis-Hastings on a manifold (methods article, "Samplers"; Jiang et al. 2023, Sec. 4.1):
 // proposal Exp_x(v), v ~ N(0, s^2 I) on T_x M (Manifold::tangent_gaussian:
 // no basis, O(ambient) per step), rejecting |v| >= inj. The proposal is
 // symmetric on the symmetric spaces here, so the acceptance ratio is f(y)/f(x).

@@ -1,5 +1,5 @@
 // Random-walk Metropolis-Hastings on the tangent bundle, for targets on
-// parameters z = (p, v_1..v_m), p in M and v_j in T_p M (DESIGN §5): propose
+// parameters z = (p, v_1..v_m), p in M and v_j in T_p M (methods article, "The joint release of a geodesic regression"): propose
 // p' = Exp_p(xi), v_j' = Gamma_{p->p'}(v_j + zeta_j), where
 // (xi, zeta_1..zeta_m) = s (g_0..g_m) A^T for independent isotropic N(0, I)
 // vectors g_k of T_p and a public (m + 1) x (m + 1) mixing matrix A (a

@@ -1,4 +1,4 @@
-// Exact sampling of isotropic laws on a manifold (DESIGN §3): the direction is
+// Exact sampling of isotropic laws on a manifold (methods article, "Samplers"): the direction is
 // uniform on the unit sphere of T_eta M and r = dist(eta, x) has density
 // exp(h(r)), h(r) = log k(r) + log A(r), with k the mechanism's kernel and A the
 // area of geodesic spheres. On every space here h is concave on (0, inj), so

@@ -1,6 +1,6 @@
 // Laplace and Gaussian laws on SPD(k) with the affine-invariant metric by the
 // eigen-decomposition construction (Said et al. 2017; Hajri et al. 2016;
-// DESIGN §3): x = eta^{1/2} U diag(e^r) U^T eta^{1/2}, U Haar-orthogonal and
+// methods article, "Samplers"): x = eta^{1/2} U diag(e^r) U^T eta^{1/2}, U Haar-orthogonal and
 // r in R^k with density k(|r|) prod_{i<j} sinh(|r_i - r_j| / 2). U is exact;
 // r is drawn exactly by envelope rejection (spd_exact.h) or by
 // Metropolis-Hastings (a chain on R^k, thinned) where that rejection is slow.

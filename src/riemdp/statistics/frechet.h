@@ -1,4 +1,4 @@
-// Frechet mean by Riemannian gradient descent (DESIGN §2):
+// Frechet mean by Riemannian gradient descent (methods article, "Fitting"):
 // x <- Exp_x(t * mean_i Log_x(x_i)), t = 1 with Armijo backtracking.
 #ifndef RIEMDP_STATISTICS_FRECHET_H
 #define RIEMDP_STATISTICS_FRECHET_H

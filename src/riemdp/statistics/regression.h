@@ -1,5 +1,5 @@
 // Geodesic regression (Fletcher 2011; Kulkarni & Soto 2025, eq. 3-8;
-// DESIGN §2), with several covariates as multiple geodesic regression (Kim et al. 2014):
+// methods article, "Fitting"), with several covariates as multiple geodesic regression (Kim et al. 2014):
 // minimise E(p, V) = 1/(2n) sum_i dist(Exp_p(w_i), y_i)^2, w_i = sum_j x_ij v_j,
 // over the footpoint p and the shooting vectors v_j in T_p.
 #ifndef RIEMDP_STATISTICS_REGRESSION_H
@@ -32,7 +32,7 @@ struct RegressionParameter {
 };
 
 // The energy and its Riemannian gradients at a parameter, with the residuals
-// behind them (DESIGN §2): grad_p = -(1/n) sum_i adj_p(eps_i),
+// behind them (methods article, "Fitting"): grad_p = -(1/n) sum_i adj_p(eps_i),
 // grad_V(:, j) = -(1/n) sum_i x_ij adj_w(eps_i).
 struct RegressionEvaluation {
   double energy = 0.0;
@@ -121,7 +121,7 @@ inline RegressionEvaluation regression_evaluate(const Manifold& M, const Regress
 }
 
 // The Huber-type energy of clip tau (least squares when tau = Inf): the
-// private release's target (DESIGN §5).
+// private release's target (methods article, "The joint release of a geodesic regression").
 inline RegressionEvaluation regression_evaluate(const Manifold& M, const RegressionData& data,
                                                 const RegressionParameter& z, bool keep = false,
                                                 double tau = std::numeric_limits<double>::infinity()) {
@@ -215,7 +215,7 @@ inline Mat regression_design_gram(const Mat& x, const Vec& h = Vec()) {
   return (Z.transpose() * Z) / static_cast<double>(n);
 }
 
-// Start (DESIGN §2): the least-squares line in the tangent space at the
+// Start (methods article, "Fitting"): the least-squares line in the tangent space at the
 // Frechet mean ybar, u_i = Log_ybar(y_i) ~ b_0 + sum_j x_ij b_j; then
 // p = Exp_ybar(b_0) and v_j = Gamma_{ybar -> p}(b_j).
 inline RegressionParameter regression_tangent_start(const Manifold& M, const RegressionData& data, CVecRef ybar) {
