@@ -603,9 +603,9 @@ linear_release_data <- function(x, data, call, env = parent.frame()) {
   }
   tt <- x$terms
   environment(tt) <- env
-  mf <- tryCatch(stats::model.frame(tt, data, na.action = stats::na.fail),
+  mf <- tryCatch(stats::model.frame(tt, data, na.action = stats::na.fail, xlev = x$xlevels),
                  error = function(e) abort("`data` must hold the predictors of the release, without missing values", call))
-  X <- stats::model.matrix(tt, mf)[, -1L, drop = FALSE]
+  X <- stats::model.matrix(tt, mf, contrasts.arg = x$contrasts)[, -1L, drop = FALSE]
   y <- tryCatch(eval(str2lang(response), data, env),
                 error = function(e) abort(sprintf("`data` must hold the response `%s` of the release", response), call))
   if (!is.numeric(y) || length(y) != nrow(X) || !all(is.finite(y)) || !all(is.finite(X)))
