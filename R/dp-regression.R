@@ -644,10 +644,10 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   discrete <- names(classes)[classes != "numeric"]
   contrasts <- if (length(discrete)) stats::setNames(rep(list("contr.treatment"), length(discrete)), discrete)
   X <- stats::model.matrix(tt, mf, contrasts.arg = contrasts)
+  m <- ncol(X) - 1L
+  if (m < 1L) abort("`formula` must have at least one predictor", call)
   dummy <- dummy_columns(tt, X, discrete)
   X <- X[, -1L, drop = FALSE]
-  m <- ncol(X)
-  if (m < 1L) abort("`formula` must have at least one predictor", call)
   if (!all(is.finite(X)) || !all(is.finite(y))) abort("`data` must hold finite values of the variables of `formula`", call)
   numeric_cols <- colnames(X)[!dummy]
   R <- matrix(c(0, 1), 2L, m, dimnames = list(c("lower", "upper"), colnames(X)))

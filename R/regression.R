@@ -346,7 +346,7 @@ fletcher_r_squared <- function(energy, frechet_energy) {
 # name, or (for a vector) a short call; else "x".
 covariate_label <- function(expr, vector) {
   text <- if (is.name(expr) || (vector && is.call(expr))) paste(deparse(expr, width.cutoff = 500L), collapse = " ") else ""
-  if (nzchar(text) && nchar(text) <= 40L) text else "x"
+  if (nzchar(text) && nchar(text) <= 20L) text else "x"
 }
 
 # The covariates as an n x m double matrix with column names, checked.
