@@ -289,8 +289,10 @@ check_rate <- function(M, kernel, sigma, call, source = "`sigma`") {
   if (kernel == "laplace") {
     smax <- laplace_sigma_max(M)
     if (!(sigma < smax))
-      abort(sprintf("%s is too large: the Riemannian Laplace law on %s exists only for sigma < %s (volume growth); use a smaller `sigma`, or the Riemannian Gaussian law (riem_rgaussian()), which exists for every sigma",
-                    what, manifold_label(M), format(smax, digits = 6)), call)
+      abort(sprintf("%s is too large: the Riemannian Laplace law on %s exists only for sigma < %s (volume growth)%s",
+                    what, manifold_label(M), format(smax, digits = 6),
+                    if (identical(source, "`sigma`")) "; use a smaller `sigma`, or the Riemannian Gaussian law (riem_rgaussian()), which exists for every sigma" else ""),
+            call)
   }
   invisible(as.double(sigma))
 }
