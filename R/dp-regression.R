@@ -124,9 +124,12 @@
 #'   geodesic at \eqn{x = } `x_range[1]`, per unit of the mapped covariate:
 #'   the sampled parameter), `manifold`, `scheme`, `guarantee`, `epsilon`,
 #'   `split`, `sigma`, `sensitivity` (`c(footpoint, shooting, joint)`),
-#'   `bound`, `tau`, `tau_m`, `x_range`, `center`, `radius`, `n`, `sampler`,
-#'   `control`, `diagnostics` and `call`. Methods: `print()`, `summary()`,
-#'   `coef()`, `predict()`, `plot()`.
+#'   `bound`, `tau`, `tau_m`, `x_range`, `center`, `radius`, `n`,
+#'   `covariate_name` (the name of the argument passed as `x` when it is a
+#'   name, else `"x"`; used in prints and plots), `sampler`, `control`,
+#'   `diagnostics` and `call`. Methods: `print()`, `summary()`, `coef()`,
+#'   `predict()` (needs `newx`: the release holds no data), `nobs()` (the
+#'   public n), `plot()`; `fitted()` and `residuals()` are errors.
 #' @references Kulkarni, A. and Soto, C. (2025). Differentially private
 #'   geodesic and linear regression. arXiv:2504.11304; Reimherr, M. and
 #'   Awan, J. (2019). KNG: the K-norm gradient mechanism. *NeurIPS*.

@@ -24,7 +24,19 @@
 #'   the \eqn{\mu} it achieves, [gdp_mu()]`(M, sigma, Delta)` (exactly
 #'   \eqn{\Delta/\sigma} on Euclidean space). Both need constant curvature
 #'   (Thm 4.1: euclidean, sphere, hyperbolic); on spd and kendall only `sigma`
-#'   can be given and \eqn{\mu} is not computed.
+#'   can be given and \eqn{\mu} is not computed, so no privacy budget can
+#'   account for such a release: [dp_budget()] and [dp_spend()] refuse it,
+#'   and its print says so. It is allowed (its noise is the user's choice),
+#'   but for a release to account on those manifolds use `"laplace"` or
+#'   `"kng"` with `epsilon`.
+#'
+#' The Riemannian Laplace law exists on spd and on hyperbolic space only for
+#' \eqn{\sigma}{sigma} below a bound set by the volume growth (e.g. 0.707 on
+#' `manifold_spd(3)`, \eqn{1/(d - 1)}{1/(d - 1)} on \eqn{H^d}{H^d}). A Laplace
+#' release whose \eqn{\sigma = 2\Delta/\epsilon}{sigma = 2 Delta / epsilon}
+#' reaches it is an error that names the smallest `epsilon` that works with
+#' the given `radius` and n (public numbers) and the mechanisms without that
+#' limit (`"kng"`, and `"gaussian"` where \eqn{\mu}{mu} is computed).
 #'
 #' An \eqn{\epsilon}-DP release (Laplace, KNG) is also \eqn{\mu}-GDP with
 #' \eqn{\mu} = [gdp_from_dp()]`(epsilon)` (Dong et al. 2022); the release
@@ -110,8 +122,12 @@
 #'   \eqn{\mu}, `NA` where it needs constant curvature; for
 #'   \eqn{\epsilon}-DP releases the \eqn{\mu} it implies), `sigma`, `sensitivity`,
 #'   `normalizer`, `n`, `radius`, `center`, `outside`, `sampler`
-#'   (`"exact"`, `"mh"` or `"eigen-mh"`), `control` and `call`.
-#'   Methods: `print()`, `summary()`, `coef()`.
+#'   (`"exact"`, `"mh"` or `"eigen-mh"`), `control` and `call`. The
+#'   estimate keeps the names of the data's layout (column names, or the
+#'   matrices' dimnames on spd and kendall: public metadata), else the
+#'   centre's. Methods: `print()`, `summary()`, `coef()`, `nobs()` (the
+#'   public n); `fitted()` and `residuals()` are errors: a release holds no
+#'   data.
 #' @examples
 #' S2 <- manifold_sphere(2)
 #' north <- c(0, 0, 1)
