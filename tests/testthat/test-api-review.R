@@ -229,6 +229,14 @@ test_that("factor and logical predictors enter as treatment dummies with the pub
   expect_equal(predict(rel, nd), c(b[[1]] + 2 * b[["x"]] + b[["gc"]] + b[["flagTRUE"]], b[[1]] + 8 * b[["x"]]),
                ignore_attr = TRUE)
   expect_match(msg_of(predict(rel, data.frame(x = 1, g = "z", flag = TRUE))), "factor levels among the release's")
+  expect_plots_quietly(rel)
+  expect_plots_quietly(rel, data = d[1:200, ])
+  # an interaction of a factor with a numeric predictor is a numeric column with its own range
+  set.seed(13)
+  i <- dp_linear_regression(y ~ x * flag, d, epsilon = 5, tau = 2, x_range = list(x = c(0, 10), "x:flagTRUE" = c(0, 10)),
+                            beta_max = 20, control = ctl)
+  expect_identical(colnames(i$x_range), c("x", "flagTRUE", "x:flagTRUE"))
+  expect_identical(i$x_range[, "x:flagTRUE"], c(lower = 0, upper = 10))
   # the contrasts option does not change the dummies (their range stays [0, 1])
   old <- options(contrasts = c("contr.sum", "contr.poly"))
   on.exit(options(old))
