@@ -615,11 +615,13 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   if (nrow(data) < 1L) abort("`data` must hold at least one row (it has none)", call)
   # the variables are evaluated with base R's functions only (the allow-list
   # below), never ones found in the caller's environment
-  formula_public <- formula
-  environment(formula_public) <- globalenv()
   environment(formula) <- baseenv()
   tt <- tryCatch(stats::terms(formula, data = data),
                  error = function(e) abort("`formula` must be a model formula, e.g. y ~ x", call))
+  # formula(release), as formula(lm) gives it (a `.` expanded), in the
+  # global environment: never the caller's frame, which may hold data
+  formula_public <- stats::formula(tt)
+  environment(formula_public) <- globalenv()
   if (attr(tt, "intercept") != 1L) abort("`formula` must keep the intercept (the release fits one)", call)
   # model.matrix() drops offsets: the fit would silently ignore them
   if (!is.null(attr(tt, "offset")))

@@ -161,6 +161,11 @@ test_that("a linear release: predict() needs newdata, fitted() and residuals() a
   expect_equal(f, dist ~ speed, ignore_attr = TRUE)
   expect_identical(capture.output(print(f)), "dist ~ speed")
   expect_identical(environment(f), globalenv())
+  # a `.` is expanded, as formula(lm(...)) does
+  dot <- dp_linear_regression(mpg ~ . - disp, mtcars[, 1:4], epsilon = 1, tau = 5, beta_max = 50, control = ctl,
+                              x_range = list(cyl = c(4, 8), hp = c(50, 350)))
+  expect_identical(deparse(formula(dot)), deparse(formula(lm(mpg ~ . - disp, mtcars[, 1:4]))))
+  expect_identical(deparse(formula(dot)), "mpg ~ (cyl + disp + hp) - disp")
   # lm() accepts it back
   expect_equal(names(coef(lm(formula(rel), cars))), names(coef(rel)))
   # other releases hold no data either
