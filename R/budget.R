@@ -41,8 +41,14 @@ budget_rel_tol <- 1e-12
 #' accounted: that is an error. A Gaussian release with `mu = Inf` (no finite
 #' \eqn{\mu}{mu} could be computed) counts as no privacy at all.
 #'
-#' The object is a value: `dp_spend()` returns a new budget, so write
-#' `b <- dp_spend(b, rel)`. Errors name the argument, state the composed
+#' The object is a value: `dp_spend()` returns a new budget and leaves
+#' `budget` unchanged, as R functions do, so write `b <- dp_spend(b, rel)`;
+#' a call without assignment records nothing (at the console it prints the
+#' budget it would have made). A budget can thus be saved, copied and
+#' compared like any R value. The same release recorded twice in one budget
+#' (the identical object, by `dp_budget()` or `dp_spend()`) is an error: it
+#' discloses nothing new, and counting it twice would overstate the spend; a
+#' new release, even with the same parameters, is a new draw and is charged. Errors name the argument, state the composed
 #' total and the budget's total (public parameters), and hold no data.
 #' `spent` is rounded up and `remaining` down, and the printed numbers too
 #' (a spend is never shown smaller than it is). Totals are compared with a
@@ -73,8 +79,11 @@ budget_rel_tol <- 1e-12
 #'
 #' @param ... `dp_budget()`: releases (objects of class `riemdp_release`) or lists
 #'   of them. `print()`: passed on to `format()`; `format()`: unused.
-#' @param total `NULL` (no limit), or the budget's total as one named number
-#'   \eqn{> 0}{> 0}: `c(epsilon = 1)` or `c(mu = 1)`.
+#' @param total `NULL` (no limit), or the budget's total as one number
+#'   \eqn{> 0}{> 0}: `c(epsilon = 1)` or `c(mu = 1)`; an unnamed number is in the
+#'   unit of `type` (\eqn{\varepsilon}{epsilon} for `"auto"`). `dp_budget()` also takes
+#'   the total as `epsilon = 1` or `mu = 1`, as diffprivlib's
+#'   `BudgetAccountant(epsilon = 1)` does; give it once.
 #' @param type `"auto"`, `"epsilon"` (basic composition; every entry must be
 #'   \eqn{\varepsilon}{epsilon}-DP) or `"mu"` (\eqn{\mu}{mu}-GDP composition).
 #' @return `dp_budget()` and `dp_spend()`: an object of class
@@ -108,17 +117,17 @@ budget_rel_tol <- 1e-12
 #' try(dp_check_budget(b, epsilon = 0.75))  # refused before any release
 #' b
 #' @export
-dp_budget <- function(..., total = NULL, type = c("auto", "epsilon", "mu")) {
+dp_budget <- function(..., total = NULL, type = c("auto", "epsilon", "mu"), epsilon = NULL, mu = NULL) {
   call <- sys.call()
   type <- arg_match(type, c("auto", "epsilon", "mu"), "type", call)
-  total <- check_budget_total(total, call)
+  total <- budget_total_from_args(total, epsilon, mu, type, call)
   if (!is.null(total)) {
     if (type != "auto" && type != names(total))
       abort(sprintf("`type` = \"%s\" does not match `total`, which is given in %s; drop `type` or name `total` c(%s = ...)",
                     type, names(total), type), call)
     type <- names(total)
   }
-  b <- structure(list(entries = budget_empty_entries(), requested = type,
+  b <- structure(list(entries = budget_empty_entries(), fingerprints = character(0), requested = type,
                       total_value = if (is.null(total)) NA_real_ else unname(total)),
                  class = "riemdp_budget")
   args <- list(...)
@@ -126,7 +135,7 @@ dp_budget <- function(..., total = NULL, type = c("auto", "epsilon", "mu")) {
   for (i in seq_along(args)) {
     a <- args[[i]]
     if (inherits(a, "riemdp_release")) {
-      b <- budget_add(b, budget_entry(a, labels[i], labels[i], call), labels[i], call)
+      b <- budget_add(b, budget_entry(a, labels[i], labels[i], call), labels[i], call, a)
     } else if (is.list(a) && !is.object(a) && length(a) > 0L) {
       nm <- names(a)
       for (j in seq_along(a)) {
@@ -135,7 +144,7 @@ dp_budget <- function(..., total = NULL, type = c("auto", "epsilon", "mu")) {
         if (!inherits(a[[j]], "riemdp_release"))
           abort(sprintf("`%s` must be a riemdp release (e.g. from dp_frechet_mean()); got an object of class %s",
                         arg, class(a[[j]])[1L]), call)
-        b <- budget_add(b, budget_entry(a[[j]], lab, arg, call), arg, call)
+        b <- budget_add(b, budget_entry(a[[j]], lab, arg, call), arg, call, a[[j]])
       }
     } else {
       abort(sprintf("`%s` must be a riemdp release (e.g. from dp_frechet_mean()) or a list of them; got an object of class %s",
@@ -149,8 +158,9 @@ dp_budget <- function(..., total = NULL, type = c("auto", "epsilon", "mu")) {
 #' @param budget A `riemdp_budget` from `dp_budget()`.
 #' @param release A release to record (give `release`, or one of `epsilon`
 #'   and `mu` for a spend without a riemdp release object).
-#' @param epsilon,mu A planned (or external) spend: one number \eqn{> 0}{> 0},
-#'   \eqn{\varepsilon}{epsilon}-DP or \eqn{\mu}{mu}-GDP.
+#' @param epsilon,mu `dp_spend()`, `dp_check_budget()`: a planned (or
+#'   external) spend: one number \eqn{> 0}{> 0}, \eqn{\varepsilon}{epsilon}-DP or
+#'   \eqn{\mu}{mu}-GDP. `dp_budget()`: the budget's total (see `total`).
 #' @param label A name for the entry in the table.
 #' @export
 dp_spend <- function(budget, release = NULL, epsilon = NULL, mu = NULL, label = NULL) {
@@ -174,7 +184,7 @@ dp_spend <- function(budget, release = NULL, epsilon = NULL, mu = NULL, label = 
     lab <- label %||% paste0("spend ", nrow(budget$entries) + 1L)
     e <- budget_planned_entry(epsilon, mu, lab, call)
   }
-  budget_refresh(budget_add(budget, e, arg, call))
+  budget_refresh(budget_add(budget, e, arg, call, release))
 }
 
 #' @rdname dp_budget
@@ -239,6 +249,35 @@ check_budget_total <- function(total, call) {
   stats::setNames(as.double(total), nm)
 }
 
+# The budget's total from dp_budget()'s `total`, `epsilon` and `mu` (at most
+# one of them), as one named number or NULL. An unnamed `total` is in the
+# unit of `type` ("auto": epsilon, as diffprivlib's BudgetAccountant(epsilon)).
+budget_total_from_args <- function(total, epsilon, mu, type, call) {
+  given <- c(total = !is.null(total), epsilon = !is.null(epsilon), mu = !is.null(mu))
+  if (sum(given) > 1L)
+    abort(sprintf("give the budget's total once: %s were given together; use `epsilon` = 1 (or `total` = c(epsilon = 1)) for an epsilon-DP total, or `mu` = 1 (or `total` = c(mu = 1)) for a mu-GDP total",
+                  paste0("`", names(given)[given], "`", collapse = " and ")), call)
+  if (!any(given)) return(NULL)
+  if (given[["total"]]) {
+    if (is.numeric(total) && length(total) == 1L && is.null(names(total)))
+      total <- stats::setNames(total, if (type == "mu") "mu" else "epsilon")
+    return(check_budget_total(total, call))
+  }
+  unit <- if (given[["epsilon"]]) "epsilon" else "mu"
+  value <- if (given[["epsilon"]]) epsilon else mu
+  if (inherits(value, "riemdp_release"))
+    abort(sprintf("`%s` is the budget's total (a number > 0), not a release: label releases with other names, e.g. dp_budget(mean = rel)", unit), call)
+  if (type != "auto" && type != unit)
+    abort(sprintf("`%s` gives a total in %s, but `type` = \"%s\"; drop `type`, or give the total as `%s`", unit, unit, type, type), call)
+  value <- check_positive(value, unit, call)
+  stats::setNames(value, unit)
+}
+
+# A fingerprint of a release, to recognise the same release recorded twice.
+release_fingerprint <- function(release) {
+  if (is.null(release)) NA_character_ else cli::hash_obj_md5(unclass(release))
+}
+
 check_budget_object <- function(budget, call) {
   if (!inherits(budget, "riemdp_budget"))
     abort("`budget` must be a privacy budget from dp_budget()", call)
@@ -272,7 +311,7 @@ budget_entry <- function(r, label, arg, call) {
   if (identical(g, "mu-GDP")) {
     mu <- r$mu
     if (!is.numeric(mu) || length(mu) != 1L || is.na(mu))
-      abort(sprintf("`%s` is a mu-GDP release whose mu was not computed (mu = NA: it needs constant curvature, Thm 4.1), so it cannot be accounted; use a manifold of constant curvature, or a Laplace or KNG release with `epsilon`", arg), call)
+      abort(sprintf("`%s` is a mu-GDP release whose mu was not computed (mu = NA: a Gaussian release given `sigma` on a manifold without constant curvature, such as spd or kendall; Jiang et al. 2023 Thm 4.1 computes mu only on constant curvature), so no budget can account for it; for an accountable release on that manifold use mechanism = \"laplace\" or \"kng\" with `epsilon`, or record its privacy loss yourself with dp_spend(budget, mu = ...) if you have a bound on it", arg), call)
     return(data.frame(release = label, kind = "mu-GDP", epsilon = NA_real_, mu = mu, stringsAsFactors = FALSE))
   }
   abort(sprintf("`%s` carries no differential-privacy guarantee (guarantee: %s), so it cannot be accounted%s",
@@ -308,9 +347,16 @@ budget_spent <- function(type, entries) {
 
 # Add entry `e`; error (naming `arg`) when it cannot be accounted in the
 # budget's unit or would exceed the total. Nothing is stored on error.
-budget_add <- function(b, e, arg, call) {
+budget_add <- function(b, e, arg, call, release = NULL) {
   if (b$requested == "epsilon" && e$kind == "mu-GDP")
     abort(sprintf("`%s` is mu-GDP, which is not epsilon-DP for any finite epsilon: it cannot be accounted in a budget kept in epsilon; use total = c(mu = ...) or type = \"mu\"", arg), call)
+  # the same release recorded twice: refused (it discloses nothing new, and
+  # counting it twice would overstate the spend)
+  fp <- release_fingerprint(release)
+  prints <- b$fingerprints %||% rep(NA_character_, nrow(b$entries))
+  if (!is.na(fp) && fp %in% prints)
+    abort(sprintf("`%s` is already recorded in this budget (entry \"%s\"): the same release published again discloses nothing new, so it is not charged twice; the budget is unchanged. A new release (a new draw) is a different object and is charged",
+                  arg, b$entries$release[match(fp, prints)]), call)
   entries <- rbind(b$entries, e)
   type <- budget_type(b$requested, entries)
   spent <- budget_spent(type, entries)
@@ -323,6 +369,7 @@ budget_add <- function(b, e, arg, call) {
                   type, format(tot, digits = 6)), call)
   }
   b$entries <- entries
+  b$fingerprints <- c(prints, fp)
   b
 }
 

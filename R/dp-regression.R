@@ -162,9 +162,12 @@
 #'   geodesic at \eqn{x = }{x =} `x_range[1]`, per unit of the mapped covariate:
 #'   the sampled parameter), `manifold`, `scheme`, `guarantee`, `epsilon`,
 #'   `split`, `sigma`, `sensitivity` (`c(footpoint, shooting, joint)`),
-#'   `bound`, `tau`, `tau_m`, `x_range`, `center`, `radius`, `n`, `sampler`,
-#'   `control`, `diagnostics` and `call`. Methods: `print()`, `summary()`,
-#'   `coef()`, `predict()`, `plot()`.
+#'   `bound`, `tau`, `tau_m`, `x_range`, `center`, `radius`, `n`,
+#'   `covariate_name` (the name of the argument passed as `x` when it is a
+#'   name, else `"x"`; used in prints and plots), `sampler`, `control`,
+#'   `diagnostics` and `call`. Methods: `print()`, `summary()`, `coef()`,
+#'   `predict()` (needs `newx`: the release holds no data), `nobs()` (the
+#'   public n), `plot()`; `fitted()` and `residuals()` are errors.
 #' @references Kulkarni, A. and Soto, C. (2025). Differentially private
 #'   geodesic and linear regression. arXiv:2504.11304; Reimherr, M. and
 #'   Awan, J. (2019). KNG: the K-norm gradient mechanism. *NeurIPS*.
@@ -186,6 +189,8 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
                                    scheme = c("joint", "paper"), split = 0.5, bound = c("poster", "jacobi"),
                                    control = NULL, diagnostics = FALSE) {
   call <- call_without_data(match.call(), c("x", "Y"), "dp_geodesic_regression")
+  # the covariate's name for summaries and plots: the argument when it is a name
+  covariate_name <- if (is.name(substitute(x))) as.character(substitute(x)) else "x"
   check_manifold(M, call)
   scheme <- arg_match(scheme, c("joint", "paper"), "scheme", call)
   bound <- arg_match(bound, c("poster", "jacobi"), "bound", call)
@@ -261,15 +266,17 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   # Post-processing: the same geodesic at x = 0, per unit of x.
   w <- x_range[2] - x_range[1]
   at0 <- core_call(stat_regression_rebase(M, p_range, v_range, -x_range[1] / w), call)
-  structure(list(footpoint = from_values(M, at0$footpoint, 1L, TRUE, center),
-                 shooting = from_values(M, as.double(at0$shooting) / w, 1L, TRUE, center),
-                 footpoint_range = from_values(M, p_range, 1L, TRUE, center),
-                 shooting_range = from_values(M, as.double(v_range), 1L, TRUE, center),
+  layout <- release_layout(M, Y, center)  # public names of the layout
+  structure(list(footpoint = from_values(M, at0$footpoint, 1L, TRUE, layout),
+                 shooting = from_values(M, as.double(at0$shooting) / w, 1L, TRUE, layout),
+                 footpoint_range = from_values(M, p_range, 1L, TRUE, layout),
+                 shooting_range = from_values(M, as.double(v_range), 1L, TRUE, layout),
                  manifold = M, scheme = scheme,
                  guarantee = if (scheme == "joint") "epsilon-DP" else "none (App. A scheme of Kulkarni & Soto 2025)",
                  epsilon = epsilon, split = if (scheme == "paper") split else NA_real_, sigma = sigma,
                  sensitivity = sens, bound = bound, tau = tau, tau_m = tau_m, x_range = x_range,
-                 center = from_values(M, C$x, 1L, TRUE, center), radius = radius, n = n, sampler = sampler,
+                 center = from_values(M, C$x, 1L, TRUE, center), radius = radius, n = n,
+                 covariate_name = covariate_name, sampler = sampler,
                  control = ctl[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = diag_out, call = call),
             class = c("riemdp_regression_release", "riemdp_release"))
@@ -385,7 +392,7 @@ print.riemdp_regression_release <- function(x, digits = max(3L, getOption("digit
   print_guarantee(x, regression_guarantee_sentence(x))
   cat("Private footpoint (the fit at x = 0):\n")
   print(x$footpoint, digits = digits)
-  cat("Private shooting vector (per unit of x):\n")
+  cat(sprintf("Private shooting vector (per unit of %s):\n", x$covariate_name %||% "x"))
   print(x$shooting, digits = digits)
   print_release_diagnostics(x$diagnostics)
   invisible(x)
@@ -447,7 +454,7 @@ print.summary.riemdp_regression_release <- function(x, digits = max(3L, getOptio
   cat(sprintf("Sampler: %s, burn-in %d, %d further steps\n", release_sampler_name(r), r$control$burn_in, r$control$n_iter))
   cat("Private footpoint (x = 0):\n")
   print(r$footpoint, digits = digits)
-  cat("Private shooting vector (per unit of x):\n")
+  cat(sprintf("Private shooting vector (per unit of %s):\n", r$covariate_name %||% "x"))
   print(r$shooting, digits = digits)
   invisible(x)
 }
@@ -460,7 +467,9 @@ coef.riemdp_regression_release <- function(object, ...) {
 #' @export
 predict.riemdp_regression_release <- function(object, newx, ...) {
   call <- sys.call()
-  if (missing(newx) || !is.numeric(newx) || !length(newx)) abort("`newx` must be a numeric vector of covariate values", call)
+  if (missing(newx))
+    abort("`newx` is required: a release holds no data (only its public parameters and the private geodesic), so it has no fitted values; pass `newx`, the covariate values at which to evaluate the private geodesic", call)
+  if (!is.numeric(newx) || !length(newx)) abort("`newx` must be a numeric vector of covariate values", call)
   check_finite_numeric(newx, "newx", call)
   M <- object$manifold
   P <- as_points(M, object$footpoint_range, "footpoint", call)
@@ -511,9 +520,9 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
   }
   fitted <- stats::predict(x, covariate)
   pseudo <- structure(list(manifold = M, footpoint = x$footpoint, shooting = x$shooting,
-                           x = matrix(covariate, ncol = 1L, dimnames = list(NULL, "x")), data = Y,
+                           x = matrix(covariate, ncol = 1L, dimnames = list(NULL, x$covariate_name %||% "x")), data = Y,
                            fitted.values = fitted, n = length(covariate), m = 1L, r_squared = NA_real_,
-                           call = x$call),
+                           private = TRUE, release_n = x$n, epsilon = x$epsilon, call = x$call),
                       class = c("riemdp_geodesic_regression", "riemdp_fit"))
   if (is.null(main)) main <- sprintf("Private geodesic regression on %s", manifold_label(M))
   plot(pseudo, show_data = show, main = main, ...)
@@ -615,8 +624,8 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' whole box. `vignette("choosing-bounds", package = "riemdp")` shows how the
 #' error grows as each bound loosens.
 #'
-#' @param formula A model formula `response ~ predictors` with numeric
-#'   predictors and an intercept. The response and each predictor must be
+#' @param formula A model formula `response ~ predictors` with numeric,
+#'   factor or logical predictors and an intercept. The response and each predictor must be
 #'   computed from its own record with public constants, so that one record
 #'   changes only its own row: they may use the columns of `data`, numeric
 #'   literals, `+ - * / ^`, parentheses, `I()`, `log()`, `exp()` and `sqrt()`
@@ -626,8 +635,30 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #'   `I(x / max(x))`), other functions, `factor()`, names that are not
 #'   columns of `data` (write public constants as numbers) and `offset()`.
 #'   The release keeps the formula without its environment.
+#'
+#'   **Factors.** A factor (or logical) column enters as treatment dummies
+#'   (0/1, first level as the baseline, whatever `options("contrasts")`
+#'   says), so its public range is \eqn{[0, 1]}{[0, 1]}, set automatically:
+#'   `x_range` gives the ranges of the numeric columns only. Its levels are
+#'   public: they are taken from `levels()`, never from the values present
+#'   (an unused level keeps its dummy, whose coefficient is then noise
+#'   within `beta_max`), and a character column is refused (make it a
+#'   factor with its public levels). Each dummy's coefficient is the
+#'   difference from the baseline level, bounded by `beta_max`. An
+#'   interaction of a factor with a numeric predictor (e.g. `x:f`) is a
+#'   numeric column, named as `lm()` names it (`x:fb`), and needs its range.
 #' @param data A data frame holding the variables of `formula`, with at
-#'   least one row.
+#'   least one row; if missing, the variables are taken from the formula's
+#'   environment, as `lm()` does (each must then hold one value per record).
+#' @param na.action `NULL` (the default): missing values in the variables of
+#'   `formula` are an error. `na.omit` or `na.exclude` (or their names) drop
+#'   the incomplete rows, as `lm()` does by default; the number of complete
+#'   rows then counts as public: it is the `n` of the sensitivity
+#'   \eqn{\Delta}{Delta} and is printed. Replacing a record can change that
+#'   number, so pass `na.omit` only where the count of complete rows may be
+#'   published (for instance when missingness is known to the public);
+#'   otherwise fill the missing values with public ones first. `na.fail` is
+#'   the default's error.
 #' @param epsilon Privacy budget \eqn{\epsilon > 0}{epsilon > 0}.
 #' @param tau Public clip of the absolute residuals.
 #' @param x_range Public ranges of the predictors: `c(lower, upper)` for one
@@ -644,9 +675,12 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' @return An object of class `c("riemdp_linear_release", "riemdp_release")`
 #'   with `coefficients` (named as `lm()` names them), `epsilon`, `sigma`,
 #'   `sensitivity`, `tau`, `x_range` (the 2 x m matrix), `beta_max`, `n`,
-#'   `terms`, `response` (the response's expression, as a string), `sampler`,
-#'   `control`, `diagnostics` and `call`. Methods: `print()`, `summary()`,
-#'   `coef()`, `predict()`, `plot()`.
+#'   `terms`, `formula`, `xlevels` (the public levels of factor predictors),
+#'   `contrasts`, `na.action`, `response` (the response's expression, as a
+#'   string), `sampler`, `control`, `diagnostics` and `call`. Methods:
+#'   `print()`, `summary()`, `coef()`, `predict()` (needs `newdata`: the
+#'   release holds no data), `formula()`, `nobs()` (the public n), `plot()`;
+#'   `fitted()` and `residuals()` are errors, as the release holds no data.
 #' @seealso [dp_geodesic_regression()], [sensitivity_geodesic_regression()].
 #' @examples
 #' rel <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30,
@@ -656,17 +690,20 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' predict(rel, data.frame(speed = c(10, 20)))
 #' @export
 dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
-                                 control = NULL, diagnostics = FALSE) {
+                                 control = NULL, diagnostics = FALSE, na.action = NULL) {
   call <- call_without_data(match.call(), "data", "dp_linear_regression")
   # under do.call() the call holds the formula object, with its environment
   # (which may hold the data): keep the bare expression
   if (inherits(call$formula, "formula")) call$formula <- `attributes<-`(call$formula, NULL)
   if (!inherits(formula, "formula")) abort("`formula` must be a model formula, e.g. y ~ x", call)
+  # without `data`, the variables come from the formula's environment, as in lm()
+  if (missing(data)) data <- formula_variables(formula, call)
   if (!is.data.frame(data)) abort("`data` must be a data frame", call)
   if (!is.null(control)) check_control(control, call)
   if (!is.logical(diagnostics) || length(diagnostics) != 1L || is.na(diagnostics))
     abort("`diagnostics` must be TRUE or FALSE", call)
-  for (a in c("epsilon", "tau", "x_range", "beta_max"))
+  na_action <- check_na_action(na.action, call)
+  for (a in c("epsilon", "tau", "beta_max"))
     if (eval(call("missing", as.name(a)))) abort(sprintf("`%s` is required: a public parameter of the release", a), call)
   epsilon <- check_positive(epsilon, "epsilon", call)
   tau <- check_positive(tau, "tau", call)
@@ -677,23 +714,52 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   environment(formula) <- baseenv()
   tt <- tryCatch(stats::terms(formula, data = data),
                  error = function(e) abort("`formula` must be a model formula, e.g. y ~ x", call))
+  # formula(release), as formula(lm) gives it (a `.` expanded), in the
+  # global environment: never the caller's frame, which may hold data
+  formula_public <- stats::formula(tt)
+  environment(formula_public) <- globalenv()
   if (attr(tt, "intercept") != 1L) abort("`formula` must keep the intercept (the release fits one)", call)
   # model.matrix() drops offsets: the fit would silently ignore them
   if (!is.null(attr(tt, "offset")))
     abort("`formula` must not have an offset(): the release fits no offset; subtract it from the response instead", call)
   check_row_transforms(attr(tt, "variables"), names(data), call)
-  mf <- tryCatch(stats::model.frame(tt, data, na.action = stats::na.fail),
-                 error = function(e) abort("`data` must hold the variables of `formula`, without missing values", call))
+  check_public_levels(data, all.vars(formula), call)
+  mf <- tryCatch(stats::model.frame(tt, data, na.action = stats::na.pass),
+                 error = function(e) abort("`data` must hold the variables of `formula`", call))
+  if (!all(stats::complete.cases(mf))) {
+    if (is.null(na_action) || na_action == "na.fail")
+      abort("`data` has missing values (NA) in the variables of `formula`; pass na.action = na.omit to drop the incomplete rows (their number is then public: the release uses the count n of complete rows for its sensitivity and prints it), or fill them with public values first", call)
+    mf <- stats::model.frame(tt, data, na.action = stats::na.omit)
+    if (nrow(mf) < 1L) abort("`data` has no complete row in the variables of `formula`", call)
+  }
   tt <- attr(mf, "terms")
   y <- stats::model.response(mf)
   if (!is.numeric(y) || !is.null(dim(y))) abort("`formula` must have one numeric response", call)
-  if (!all(vapply(mf[-1L], is.numeric, logical(1))))
-    abort("`formula` must have numeric predictors only (each needs a public range)", call)
-  X <- stats::model.matrix(tt, mf)[, -1L, drop = FALSE]
-  m <- ncol(X)
+  classes <- attr(tt, "dataClasses")[-1L]
+  if (!all(classes %in% c("numeric", "factor", "ordered", "logical")))
+    abort(sprintf("`formula` predictor `%s` is of class %s: the predictors must be numeric (with a public range in `x_range`), factors or logical",
+                  names(classes)[!classes %in% c("numeric", "factor", "ordered", "logical")][1L],
+                  classes[!classes %in% c("numeric", "factor", "ordered", "logical")][1L]), call)
+  # factors and logicals enter as treatment dummies (0/1), whatever the
+  # contrasts option: their public range is [0, 1]
+  discrete <- names(classes)[classes != "numeric"]
+  contrasts <- if (length(discrete)) stats::setNames(rep(list("contr.treatment"), length(discrete)), discrete)
+  X <- stats::model.matrix(tt, mf, contrasts.arg = contrasts)
+  m <- ncol(X) - 1L
   if (m < 1L) abort("`formula` must have at least one predictor", call)
+  dummy <- dummy_columns(tt, X, discrete)
+  X <- X[, -1L, drop = FALSE]
   if (!all(is.finite(X)) || !all(is.finite(y))) abort("`data` must hold finite values of the variables of `formula`", call)
-  R <- predictor_ranges(x_range, colnames(X), call)
+  numeric_cols <- colnames(X)[!dummy]
+  R <- matrix(c(0, 1), 2L, m, dimnames = list(c("lower", "upper"), colnames(X)))
+  if (length(numeric_cols)) {
+    if (missing(x_range)) abort("`x_range` is required: a public parameter of the release", call)
+    check_ranges_not_for_dummies(x_range, colnames(X)[dummy], discrete, numeric_cols, call)
+    R[, numeric_cols] <- predictor_ranges(x_range, numeric_cols, call)
+  } else if (!missing(x_range) && !is.null(x_range)) {
+    abort(sprintf("`x_range` is not used: the predictors (%s) are all factors or logical, whose dummies lie in [0, 1], a public range set automatically; drop `x_range`",
+                  paste0("`", discrete, "`", collapse = ", ")), call)
+  }
   n <- length(y)
   U <- X
   for (j in seq_len(m)) {
@@ -718,12 +784,80 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   names(coefficients) <- c("(Intercept)", colnames(X))
   structure(list(coefficients = coefficients, epsilon = epsilon, sigma = sigma, sensitivity = sens[["joint"]],
                  tau = tau, x_range = R, beta_max = beta_max, n = n, m = m, terms = public_terms(tt),
+                 formula = formula_public, xlevels = stats::.getXlevels(tt, mf), contrasts = contrasts,
+                 na.action = na_action,
                  response = paste(deparse(formula[[2L]]), collapse = " "),
                  guarantee = "epsilon-DP", sampler = "kng-chain",
                  control = ctl[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = res$diagnostics,
                  call = call),
             class = c("riemdp_linear_release", "riemdp_release"))
+}
+
+# The variables of a formula read from its environment (dp_linear_regression()
+# without `data`, as lm()): each must hold one value per record (a public
+# constant must be written as a number in the formula).
+formula_variables <- function(formula, call) {
+  env <- environment(formula) %||% globalenv()
+  vars <- all.vars(formula)
+  if (!length(vars)) abort("`formula` has no variables", call)
+  vals <- lapply(vars, function(v) {
+    if (!exists(v, envir = env))
+      abort(sprintf("`formula` variable `%s` is not found: pass `data`, a data frame holding the variables", v), call)
+    x <- get(v, envir = env)
+    if (!(is.atomic(x) || is.factor(x)) || !is.null(dim(x)))
+      abort(sprintf("`formula` variable `%s` must be a vector (one value per record); pass `data`, a data frame holding the variables", v), call)
+    x
+  })
+  len <- lengths(vals)
+  if (any(len != len[1L]))
+    abort(sprintf("`formula` variables must hold one value per record each: %s; write public constants as numbers in the formula, e.g. I(x - 60), or pass `data`",
+                  paste(sprintf("`%s` has %d", vars, len), collapse = ", ")), call)
+  structure(stats::setNames(vals, vars), class = "data.frame", row.names = seq_len(len[1L]))
+}
+
+# na.action: NULL (missing values are refused), or na.omit / na.exclude /
+# na.fail, as a function or its name.
+check_na_action <- function(na.action, call) {
+  if (is.null(na.action)) return(NULL)
+  known <- list(na.omit = stats::na.omit, na.exclude = stats::na.exclude, na.fail = stats::na.fail)
+  if (is.character(na.action) && length(na.action) == 1L && na.action %in% names(known)) return(na.action)
+  if (is.function(na.action))
+    for (nm in names(known)) if (identical(na.action, known[[nm]])) return(nm)
+  abort("`na.action` must be NULL (missing values are an error), na.omit or na.exclude (incomplete rows are dropped, and their number is then public) or na.fail", call)
+}
+
+# Factors used by the formula must carry their levels (public): a character
+# column would take its levels from the values present.
+check_public_levels <- function(data, vars, call) {
+  for (v in intersect(vars, names(data))) {
+    x <- data[[v]]
+    if (is.character(x))
+      abort(sprintf("`data` column `%s` is character: its levels would come from the values present; make it a factor with its public levels, e.g. factor(%s, levels = c(...))", v, v), call)
+    if (is.factor(x) && nlevels(x) < 2L)
+      abort(sprintf("`data` column `%s` is a factor with fewer than two levels: it has no dummy to fit; drop it from `formula`", v), call)
+  }
+  invisible(TRUE)
+}
+
+# Columns of the model matrix (intercept first) that come from factors and
+# logicals only: treatment dummies, in [0, 1].
+dummy_columns <- function(tt, X, discrete) {
+  fac <- attr(tt, "factors")
+  term_discrete <- vapply(seq_len(ncol(fac)), function(j) all(rownames(fac)[fac[, j] > 0] %in% discrete), logical(1))
+  assign <- attr(X, "assign")[-1L]
+  term_discrete[assign]
+}
+
+# x_range names only numeric columns: a name that is a factor or a dummy is
+# refused with what to do.
+check_ranges_not_for_dummies <- function(x_range, dummy_cols, discrete, numeric_cols, call) {
+  nm <- if (is.list(x_range)) names(x_range) else if (is.matrix(x_range)) colnames(x_range)
+  bad <- intersect(nm, c(discrete, dummy_cols))
+  if (length(bad))
+    abort(sprintf("`x_range` names %s, a factor or logical (or its dummy): dummies lie in [0, 1], a public range set automatically; give ranges for %s only",
+                  paste0("`", bad, "`", collapse = ", "), paste0("`", numeric_cols, "`", collapse = ", ")), call)
+  invisible(TRUE)
 }
 
 # The functions a formula of dp_linear_regression() may apply. Each acts on
@@ -797,9 +931,11 @@ predictor_ranges <- function(x_range, names, call) {
 }
 
 linear_guarantee_sentence <- function(x) {
-  sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on the %d coefficients with sigma = 2*Delta/epsilon = %s, Delta = 2*tau*sqrt(1 + m)/n = %s (n = %d, tau = %s, m = %d); public domain: predictors in `x_range`, |fit at the lower corner| and |change across each range| <= beta_max = %s; %s. %s",
+  sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on the %d coefficients with sigma = 2*Delta/epsilon = %s, Delta = 2*tau*sqrt(1 + m)/n = %s (n = %s, tau = %s, m = %d); public domain: predictors in `x_range`, |fit at the lower corner| and |change across each range| <= beta_max = %s; %s. %s",
           format_guarantee(x$epsilon, 4), x$m + 1L, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4),
-          x$n, format(x$tau, digits = 4), x$m, format(x$beta_max, digits = 4), release_sampler_sentence(x, "0"),
+          if (is.null(x$na.action) || x$na.action == "na.fail") sprintf("%d", x$n)
+          else sprintf("%d complete rows, a count taken as public (na.action = %s)", x$n, x$na.action),
+          format(x$tau, digits = 4), x$m, format(x$beta_max, digits = 4), release_sampler_sentence(x, "0"),
           implied_mu_sentence(x$epsilon))
 }
 
@@ -837,14 +973,26 @@ print.summary.riemdp_linear_release <- function(x, digits = max(3L, getOption("d
 #' @export
 predict.riemdp_linear_release <- function(object, newdata, ...) {
   call <- sys.call()
-  if (missing(newdata) || !is.data.frame(newdata)) abort("`newdata` must be a data frame with the predictors", call)
+  if (missing(newdata))
+    abort("`newdata` is required: a release holds no data (only its public parameters and the private coefficients), so it has no fitted values to return as lm() does; pass `newdata`, a data frame with the predictors", call)
+  if (!is.data.frame(newdata)) abort("`newdata` must be a data frame with the predictors", call)
   # the release's terms hold no environment: functions of the formula are
   # looked up from the caller
   tt <- object$terms
   environment(tt) <- parent.frame()
-  mf <- tryCatch(stats::model.frame(tt, newdata, na.action = stats::na.pass),
-                 error = function(e) abort("`newdata` must hold the predictors of the release", call))
-  drop(stats::model.matrix(tt, mf) %*% object$coefficients)
+  # factors take the release's public levels (unknown levels are an error)
+  mf <- tryCatch(stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels),
+                 error = function(e) abort(sprintf("`newdata` must hold the predictors of the release%s",
+                                                   if (length(object$xlevels)) ", with factor levels among the release's" else ""),
+                                           call))
+  drop(stats::model.matrix(tt, mf, contrasts.arg = object$contrasts) %*% object$coefficients)
+}
+
+#' @export
+formula.riemdp_linear_release <- function(x, ...) {
+  if (!is.null(x$formula)) return(x$formula)
+  # releases made before the formula was stored: rebuilt from the terms
+  stats::reformulate(attr(x$terms, "term.labels"), response = str2lang(x$response), env = globalenv())
 }
 
 #' @export

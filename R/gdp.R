@@ -249,10 +249,8 @@ gdp_compose <- function(...) {
 gdp_control <- function(n = 1000, m = 100, n_epsilon = 1000, epsilon_max = NULL,
                         profile = c("corrected", "paper"), tol = 1e-10, verbose = interactive(), ...) {
   call <- sys.call()
-  dots <- list(...)
-  if (length(dots))
-    abort(sprintf("unknown setting%s %s for gdp_control(); the settings are n, m, n_epsilon, epsilon_max, profile, tol, verbose",
-                  if (length(dots) > 1L) "s" else "", paste0("`", names(dots), "`", collapse = ", ")), call)
+  check_settings_known(list(...), "gdp_control",
+                       c("n", "m", "n_epsilon", "epsilon_max", "profile", "tol", "verbose"), call)
   n <- check_count(n, "n", 1, call)
   m <- check_count(m, "m", 1, call)
   if (as.double(n) * m > 2^31 - 1) abort("`n` * `m` must be at most 2^31 - 1 draws", call)

@@ -122,8 +122,15 @@ open_panel <- function(ctx, defaults) {
 }
 
 fit_subtitle <- function(fit) {
+  # a private release holds no data: its public n, and no R^2
+  if (isTRUE(fit$private))
+    return(sprintf("private release, epsilon = %s, n = %d (no R\u00b2: a release holds no data)",
+                   format_guarantee(fit$epsilon, 3), fit$release_n))
   sprintf("n = %d, R\u00b2 = %s", fit$n, format(fit$r_squared, digits = 3))
 }
+
+# "private" for the geodesic of a release, "fitted" for a fit.
+fit_word <- function(fit) if (isTRUE(fit$private)) "private" else "fitted"
 
 # The user's cex.main, col.main and font.main, if any.
 title_style <- function(ctx) ctx$dots[intersect(names(ctx$dots), c("cex.main", "col.main", "font.main"))]
@@ -272,7 +279,7 @@ draw_map_layers <- function(ctx, data_xy, curve_xy, curve_z, link_xy, foot_xy, c
   draw_coloured_curve(curve_xy[, 1], curve_xy[, 2], curve_z, cov$zlim)
   graphics::points(foot_xy[1], foot_xy[2], pch = 23, bg = "white", col = "grey10", cex = 1.5, lwd = 2)
   graphics::legend(emptiest_corner(c(data_xy[, 1], curve_xy[, 1]), c(data_xy[, 2], curve_xy[, 2])),
-                   legend = c(if (ctx$show_data) "data", "fitted geodesic", "footpoint (x = 0)"),
+                   legend = c(if (ctx$show_data) "data", paste(fit_word(ctx$fit), "geodesic"), "footpoint (x = 0)"),
                    pch = c(if (ctx$show_data) 16, NA, 23), lty = c(if (ctx$show_data) NA, 1, NA),
                    lwd = c(if (ctx$show_data) NA, 3, 2), col = c(if (ctx$show_data) "grey40", "grey10", "grey10"),
                    pt.bg = "white", bg = grDevices::adjustcolor("white", 0.8), box.col = NA, cex = 0.75, inset = 0.01)
@@ -506,7 +513,7 @@ plot_regression_euclidean <- function(ctx) {
       graphics::abline(a = 0, b = 1, lwd = 2, col = "firebrick")
     }
   }
-  what <- if (cov$m == 1L) "fitted line" else sprintf("observed against fitted (%d covariates), identity line", cov$m)
+  what <- if (cov$m == 1L) paste(fit_word(fit), "line") else sprintf("observed against fitted (%d covariates), identity line", cov$m)
   outer_title(ctx, sprintf("%s; %s", fit_subtitle(fit), what))
   if (shown < M$d)
     graphics::mtext(sprintf("the first %d of %d coordinates (argument `max_panels`)", shown, M$d),
@@ -565,7 +572,7 @@ plot_regression_kendall <- function(ctx) {
   }
   graphics::points(label_xy[, 1], label_xy[, 2], pch = 21, col = NA, bg = grDevices::adjustcolor("white", 0.8), cex = 1.8)
   graphics::text(label_xy[, 1], label_xy[, 2], seq_len(k), cex = 0.75, col = "grey20")
-  graphics::mtext(sprintf("fitted shapes at %d values of %s, aligned to the footpoint%s", ctx$n_along, cov$name,
+  graphics::mtext(sprintf("%s shapes at %d values of %s, aligned to the footpoint%s", fit_word(ctx$fit), ctx$n_along, cov$name,
                           if (ctx$show_data) "; points: data landmarks" else ""),
                   side = 1, line = 0.8, cex = 0.7)
   colour_bar(cov$zlim, cov$name)
@@ -605,8 +612,8 @@ plot_regression_ellipses <- function(ctx) {
   }
   colour_bar(cov$zlim, cov$name)
   # plotmath, not Unicode: the pdf() device has no glyph for a superscript -1
-  graphics::mtext(bquote("ellipses " * z^T * S^{-1} * z == 1 * .(sprintf(": thick, fitted at %d values of %s%s",
-                                                                        ctx$n_along, cov$name,
+  graphics::mtext(bquote("ellipses " * z^T * S^{-1} * z == 1 * .(sprintf(": thick, %s at %d values of %s%s",
+                                                                        fit_word(ctx$fit), ctx$n_along, cov$name,
                                                                         if (ctx$show_data) "; thin, data" else ""))),
                   side = 1, line = 3.9, cex = 0.7)
   panel_title(ctx, along_note(cov))
@@ -647,7 +654,7 @@ plot_regression_eigenvalues <- function(ctx) {
     graphics::legend("top", horiz = TRUE, legend = eigenvalue_labels(k),
                      col = cols, lwd = 2.5, pch = if (ctx$show_data) 16 else NA, cex = 0.75,
                      bg = grDevices::adjustcolor("white", 0.8), box.col = NA)
-  panel_title(ctx, sprintf("lines: eigenvalues along the fit%s%s",
+  panel_title(ctx, sprintf("lines: eigenvalues along the %s%s%s", if (isTRUE(ctx$fit$private)) "private geodesic" else "fit",
                            if (cov$m > 1L) " (other covariates at their means)" else "",
                            if (ctx$show_data) "; points: the data's" else ""))
 }

@@ -186,9 +186,9 @@ geodesic_regression <- function(M, x, Y, init = NULL, max_iter = 1000L, tol = 1e
   robust <- regression_loss_args(loss, c, scale, M$dim, call)
   S <- as_points(M, Y, "Y", call)
   if (S$n < 2L) abort("`Y` must hold at least 2 points", call)
-  # a vector covariate is named after the argument, as lm() does (`x` otherwise)
-  x_name <- substitute(x)
-  x_name <- if (is.name(x_name) && nchar(as.character(x_name)) <= 30L) as.character(x_name) else "x"
+  # a vector covariate is named after the argument as passed, as lm() names
+  # its variables (e.g. `depth`, `quakes$depth`; `x` for a long expression)
+  x_name <- covariate_label(substitute(x), is.null(dim(x)))
   X <- regression_covariates(x, S$n, call, name = x_name)
   max_iter <- check_count(max_iter, "max_iter", 0, call)
   tol <- check_positive(tol, "tol", call)
@@ -340,6 +340,13 @@ robust_tuning_constant <- function(loss, d, efficiency = 0.95, call = NULL) {
 fletcher_r_squared <- function(energy, frechet_energy) {
   if (!(sqrt(2 * frechet_energy) > 1e-10)) return(NA_real_)
   1 - energy / frechet_energy
+}
+
+# The name of a covariate argument: the expression as passed when it is a
+# name, or (for a vector) a short call; else "x".
+covariate_label <- function(expr, vector) {
+  text <- if (is.name(expr) || (vector && is.call(expr))) paste(deparse(expr, width.cutoff = 500L), collapse = " ") else ""
+  if (nzchar(text) && nchar(text) <= 20L) text else "x"
 }
 
 # The covariates as an n x m double matrix with column names, checked.

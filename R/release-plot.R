@@ -525,7 +525,8 @@ plot.riemdp_linear_release <- function(x, data = NULL, main = NULL, ...) {
   beta <- as.double(x$coefficients)
   width <- R[2L, ] - R[1L, ]
   # the mechanism's units: fit at the lower corner, change across each range
-  to_unit <- function(b) c(b[1L] + sum(b[-1L] * R[1L, ]), b[-1L] * width)
+  # (na.rm: lm() has no coefficient for the dummy of an unused level)
+  to_unit <- function(b) c(b[1L] + sum(b[-1L] * R[1L, ], na.rm = TRUE), b[-1L] * width)
   theta <- to_unit(beta)
   obs <- if (!is.null(data)) linear_release_data(x, data, call, parent.frame())
   ls_theta <- if (!is.null(obs)) to_unit(obs$ls)
@@ -541,7 +542,7 @@ plot.riemdp_linear_release <- function(x, data = NULL, main = NULL, ...) {
   B <- x$beta_max
   names_y <- c("fit at lower corner", sprintf("change across %s", colnames(R)))
   y <- rev(seq_along(theta))
-  open_panel(ctx, list(xlim = range(-B, B, theta, ls_theta), ylim = c(0.4, length(theta) + 0.6 + if (is.null(obs)) 0.6 else 1),
+  open_panel(ctx, list(xlim = range(-B, B, theta, ls_theta, na.rm = TRUE), ylim = c(0.4, length(theta) + 0.6 + if (is.null(obs)) 0.6 else 1),
                        xlab = "response units", ylab = "", yaxt = "n", las = 1))
   graphics::axis(2, at = y, labels = FALSE)
   graphics::text(graphics::par("usr")[1], y + 0.42, names_y, adj = c(0, 0.5), cex = 0.75, col = "grey20")
@@ -603,16 +604,19 @@ linear_release_data <- function(x, data, call, env = parent.frame()) {
   }
   tt <- x$terms
   environment(tt) <- env
-  mf <- tryCatch(stats::model.frame(tt, data, na.action = stats::na.fail),
+  mf <- tryCatch(stats::model.frame(tt, data, na.action = stats::na.fail, xlev = x$xlevels),
                  error = function(e) abort("`data` must hold the predictors of the release, without missing values", call))
-  X <- stats::model.matrix(tt, mf)[, -1L, drop = FALSE]
+  X <- stats::model.matrix(tt, mf, contrasts.arg = x$contrasts)[, -1L, drop = FALSE]
   y <- tryCatch(eval(str2lang(response), data, env),
                 error = function(e) abort(sprintf("`data` must hold the response `%s` of the release", response), call))
   if (!is.numeric(y) || length(y) != nrow(X) || !all(is.finite(y)) || !all(is.finite(X)))
     abort(sprintf("`data` must hold finite values of the response `%s` and of the predictors", response), call)
   # lm() needs as many rows as coefficients and predictors that vary
   ls <- if (nrow(X) >= ncol(X) + 1L) as.double(stats::lm.fit(cbind(1, X), y)$coefficients) else NA_real_
-  if (anyNA(ls))
+  # the dummy of a level absent from `data` has no least-squares coefficient
+  absent <- c(FALSE, colSums(X != 0) == 0)
+  if (length(ls) == length(absent)) ls[absent] <- NA_real_
+  if (anyNA(ls[!absent]) || length(ls) != length(absent))
     abort(sprintf("`data` must hold at least %d rows, with predictors that vary: lm() of the data (drawn beside the release) is not determined",
                   ncol(X) + 1L), call)
   list(x = X, y = as.double(y), response = response, ls = ls)

@@ -29,7 +29,19 @@
 #'   the \eqn{\mu}{mu} it achieves, [gdp_mu()]`(M, sigma, Delta)` (exactly
 #'   \eqn{\Delta/\sigma}{Delta/sigma} on Euclidean space). Both need constant curvature
 #'   (Thm 4.1: euclidean, sphere, hyperbolic); on spd and kendall only `sigma`
-#'   can be given and \eqn{\mu}{mu} is not computed.
+#'   can be given and \eqn{\mu}{mu} is not computed, so no privacy budget can
+#'   account for such a release: [dp_budget()] and [dp_spend()] refuse it,
+#'   and its print says so. It is allowed (its noise is the user's choice),
+#'   but for a release to account on those manifolds use `"laplace"` or
+#'   `"kng"` with `epsilon`.
+#'
+#' The Riemannian Laplace law exists on spd and on hyperbolic space only for
+#' \eqn{\sigma}{sigma} below a bound set by the volume growth (e.g. 0.707 on
+#' `manifold_spd(3)`, \eqn{1/(d - 1)}{1/(d - 1)} on \eqn{H^d}{H^d}). A Laplace
+#' release whose \eqn{\sigma = 2\Delta/\epsilon}{sigma = 2 Delta / epsilon}
+#' reaches it is an error that names the smallest `epsilon` that works with
+#' the given `radius` and n (public numbers) and the mechanisms without that
+#' limit (`"kng"`, and `"gaussian"` where \eqn{\mu}{mu} is computed).
 #'
 #' An \eqn{\epsilon}{epsilon}-DP release (Laplace, KNG) is also \eqn{\mu}{mu}-GDP with
 #' \eqn{\mu}{mu} = [gdp_from_dp()]`(epsilon)` (Dong et al. 2022); the release
@@ -141,8 +153,12 @@
 #'   \eqn{\mu}{mu}, `NA` where it needs constant curvature; for
 #'   \eqn{\epsilon}{epsilon}-DP releases the \eqn{\mu}{mu} it implies), `sigma`, `sensitivity`,
 #'   `normalizer`, `n`, `radius`, `center`, `outside`, `sampler`
-#'   (`"exact"`, `"mh"` or `"eigen-mh"`), `control` and `call`.
-#'   Methods: `print()`, `summary()`, `coef()`.
+#'   (`"exact"`, `"mh"` or `"eigen-mh"`), `control` and `call`. The
+#'   estimate keeps the names of the data's layout (column names, or the
+#'   matrices' dimnames on spd and kendall: public metadata), else the
+#'   centre's. Methods: `print()`, `summary()`, `coef()`, `nobs()` (the
+#'   public n); `fitted()` and `residuals()` are errors: a release holds no
+#'   data.
 #' @examples
 #' S2 <- manifold_sphere(2)
 #' north <- c(0, 0, 1)
@@ -217,6 +233,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
     if (!is.finite(sigma))
       abort(sprintf("`epsilon` = %s is too small: %s overflows double precision", format(epsilon, digits = 4), source), call)
   }
+  if (mechanism == "laplace") check_laplace_exists(M, sigma, epsilon, factor, Delta, source, call)
   if (mechanism != "kng") check_rate(M, mechanism, sigma, call, source)
   by_row <- is.null(M$point_shape)
   ctl <- control
@@ -271,7 +288,9 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   }
   # Kendall: report the shape in alignment with the public centre, so that the
   # stored configuration carries no rotation from the footprint (post-processing).
-  estimate <- from_values(M, geom_representative(M, C, as_set(M, estimate, "estimate"), by_row), 1L, TRUE, center)
+  # the layout's names (dimnames of the data, else of the centre) are public
+  estimate <- from_values(M, geom_representative(M, C, as_set(M, estimate, "estimate"), by_row), 1L, TRUE,
+                          release_layout(M, X, center))
   structure(list(estimate = estimate, manifold = M, mechanism = mechanism,
                  guarantee = if (mechanism == "gaussian") "mu-GDP" else "epsilon-DP",
                  epsilon = epsilon, mu = mu, sigma = sigma, sensitivity = Delta, normalizer = normalizer,
@@ -282,6 +301,18 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                            else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
                  call = call),
             class = c("riemdp_frechet_release", "riemdp_release"))
+}
+
+# The Riemannian Laplace law exists only for sigma below a bound set by the
+# volume growth (spd, hyperbolic): a release whose sigma = factor * Delta /
+# epsilon reaches it is refused with the remedies, in public numbers only.
+check_laplace_exists <- function(M, sigma, epsilon, factor, Delta, source, call) {
+  smax <- laplace_sigma_max(M)
+  if (sigma < smax) return(invisible(TRUE))
+  abort(sprintf("%s is too large: the Riemannian Laplace law on %s exists only for sigma < %s (volume growth). Use mechanism = \"kng\" (the K-norm gradient mechanism, on the ball: any sigma)%s, or lower sigma: a larger `epsilon` (above %s here), a larger n or a smaller `radius`",
+                source, manifold_label(M), format(smax, digits = 6),
+                if (gdp_supported(M)) " or mechanism = \"gaussian\" with `mu` (mu-GDP)" else "",
+                format_guarantee(factor * Delta / smax, 3)), call)
 }
 
 # Smallest proven acceptance at which a KNG release on R^d is drawn exactly
@@ -418,7 +449,7 @@ guarantee_sentence <- function(x) {
     return(sprintf("%s: Riemannian Gaussian mechanism with sigma = %s and sensitivity Delta = %s (n = %d, radius %s; Reimherr et al. 2021 Thm 2, Jiang et al. 2023 Thm 3.2)%s; %s.",
                    if (is.na(mu)) "mu-GDP" else sprintf("mu-GDP with mu = %s", how),
                    format(x$sigma, digits = 4), format(x$sensitivity, digits = 4), x$n, format(x$radius, digits = 4),
-                   if (is.na(mu)) sprintf("; mu is not computed on %s: it needs constant curvature (Thm 4.1)", x$manifold$type) else "",
+                   if (is.na(mu)) sprintf("; mu is not computed on %s: it needs constant curvature (Jiang et al. 2023 Thm 4.1), so no privacy budget can account for this release (dp_budget() and dp_spend() refuse it; for an accountable release use mechanism = \"laplace\" or \"kng\" with `epsilon`)", x$manifold$type) else "",
                    sampler))
   }
   mech <- if (x$mechanism == "laplace") "Riemannian Laplace mechanism" else "K-norm gradient mechanism"
@@ -472,6 +503,46 @@ print.summary.riemdp_release <- function(x, digits = max(3L, getOption("digits")
 
 #' @export
 coef.riemdp_release <- function(object, ...) object$estimate
+
+# A release holds no data: no fitted values and no residuals, only n.
+#' @export
+fitted.riemdp_release <- function(object, ...) {
+  abort(sprintf("a release holds no data (only its public parameters and the private %s), so it has no fitted values; %s",
+                if (inherits(object, "riemdp_linear_release")) "coefficients" else "estimate",
+                release_predict_hint(object)), sys.call())
+}
+
+#' @export
+residuals.riemdp_release <- function(object, ...) {
+  abort(sprintf("a release holds no data (only its public parameters and the private %s), so it has no residuals; %s",
+                if (inherits(object, "riemdp_linear_release")) "coefficients" else "estimate",
+                release_predict_hint(object)), sys.call())
+}
+
+release_predict_hint <- function(object) {
+  if (inherits(object, "riemdp_linear_release"))
+    return("predict(release, newdata) gives the private fit at the predictors in `newdata` (compute residuals from your data, which the guarantee does not cover)")
+  if (inherits(object, "riemdp_regression_release"))
+    return("predict(release, newx) gives the private geodesic at covariate values `newx`")
+  "coef(release) gives the private estimate"
+}
+
+#' @export
+nobs.riemdp_release <- function(object, ...) object$n
+
+# The layout's names for a release's output: the data's column names or
+# matrix dimnames (public metadata of the input, as frechet_mean() keeps
+# them), else the centre's.
+release_layout <- function(M, X, center) {
+  if (is.null(M$point_shape)) {
+    nm <- if (length(dim(X)) == 2L) colnames(X)
+    if (is.null(nm) || length(nm) != M$ambient) return(center)
+    return(matrix(0, 0L, length(nm), dimnames = list(NULL, nm)))
+  }
+  dn <- if (is.list(X) && !is.data.frame(X)) dimnames(X[[1L]]) else dimnames(X)[1:2]
+  if (is.null(dn) || all(vapply(dn, is.null, logical(1)))) return(center)
+  array(0, M$point_shape, dimnames = dn)
+}
 
 # mu-GDP accounting (gdp_mu, gdp_sigma) needs constant curvature (Jiang et
 # al. 2023 Thm 4.1).

@@ -64,6 +64,8 @@
 #' @param resume Draws returned by an earlier call, to continue that chain.
 #' @param verbose `TRUE` or `FALSE`: show a progress bar for long chains and
 #'   exact draws (see Progress). Default `interactive()`.
+#' @param ... Must be empty (an unknown or misspelt setting is an error that
+#'   lists the valid ones).
 #' @return An object of class `riemdp_mcmc_control`.
 #' @examples
 #' ctrl <- mcmc_control(burn_in = 500, thin = 5)
@@ -75,8 +77,10 @@
 #'                     control = mcmc_control(resume = x))
 #' @export
 mcmc_control <- function(n_iter = 2000L, burn_in = 1000L, thin = 10L, step = NULL, adapt = TRUE,
-                         target_accept = 0.3, init = NULL, resume = NULL, verbose = interactive()) {
+                         target_accept = 0.3, init = NULL, resume = NULL, verbose = interactive(), ...) {
   call <- sys.call()
+  check_settings_known(list(...), "mcmc_control",
+                       c("n_iter", "burn_in", "thin", "step", "adapt", "target_accept", "init", "resume", "verbose"), call)
   verbose <- check_flag(verbose, "verbose", call)
   n_iter <- check_count(n_iter, "n_iter", 1, call)
   burn_in <- check_count(burn_in, "burn_in", 0, call)
@@ -103,6 +107,17 @@ mcmc_control <- function(n_iter = 2000L, burn_in = 1000L, thin = 10L, step = NUL
                  target_accept = as.double(target_accept), init = init, verbose = verbose,
                  resumed = !is.null(resume)),
             class = "riemdp_mcmc_control")
+}
+
+# Settings passed through `...` of a *_control() function are misspelt or
+# unknown ones: an error that lists the valid settings.
+check_settings_known <- function(dots, fun, settings, call) {
+  if (!length(dots)) return(invisible(TRUE))
+  nm <- names(dots) %||% character(length(dots))
+  if (!all(nzchar(nm)))
+    abort(sprintf("%s() takes its settings by name; the settings are %s", fun, paste(settings, collapse = ", ")), call)
+  abort(sprintf("unknown setting%s %s for %s(); the settings are %s", if (length(nm) > 1L) "s" else "",
+                paste0("`", nm, "`", collapse = ", "), fun, paste(settings, collapse = ", ")), call)
 }
 
 #' @export
@@ -274,8 +289,10 @@ check_rate <- function(M, kernel, sigma, call, source = "`sigma`") {
   if (kernel == "laplace") {
     smax <- laplace_sigma_max(M)
     if (!(sigma < smax))
-      abort(sprintf("%s is too large: the Riemannian Laplace law on %s exists only for sigma < %s (volume growth)",
-                    what, manifold_label(M), format(smax, digits = 6)), call)
+      abort(sprintf("%s is too large: the Riemannian Laplace law on %s exists only for sigma < %s (volume growth)%s",
+                    what, manifold_label(M), format(smax, digits = 6),
+                    if (identical(source, "`sigma`")) "; use a smaller `sigma`, or the Riemannian Gaussian law (riem_rgaussian()), which exists for every sigma" else ""),
+            call)
   }
   invisible(as.double(sigma))
 }

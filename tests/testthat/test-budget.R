@@ -9,6 +9,8 @@ X <- riem_rlaplace(S2, 30, north, 0.05)
 r_lap <- dp_frechet_mean(S2, X, epsilon = 0.5, radius = pi / 6, center = north)
 r_lap2 <- dp_frechet_mean(S2, X, epsilon = 0.25, radius = pi / 6, center = north)
 r_gau <- dp_frechet_mean(S2, X, radius = pi / 6, center = north, mechanism = "gaussian", mu = 0.5)
+r_gau2 <- dp_frechet_mean(S2, X, radius = pi / 6, center = north, mechanism = "gaussian", mu = 0.5)
+r_lap3 <- dp_frechet_mean(S2, X, epsilon = 0.5, radius = pi / 6, center = north)
 # mu of an epsilon-DP mechanism, by hand: -2 qnorm(1 / (1 + e^eps)) (Dong et al. 2022)
 mu_of <- function(eps) -2 * qnorm(1 / (1 + exp(eps)))
 
@@ -24,16 +26,16 @@ test_that("basic composition sums the epsilons of epsilon-DP releases", {
   expect_equal(b$entries$mu, c(0.6238925921, 0.3129794995), tolerance = 1e-9)
   expect_true(is.na(b$total))
   # lists and names are accepted
-  b2 <- dp_budget(list(a = r_lap, b = r_lap2), third = r_lap)
+  b2 <- dp_budget(list(a = r_lap, b = r_lap2), third = r_lap3)
   expect_identical(b2$entries$release, c("a", "b", "third"))
   expect_equal(b2$spent, 1.25, tolerance = 1e-14)
 })
 
 test_that("mu-GDP and mixed releases compose as sqrt(sum mu^2) with converted epsilons", {
-  b <- dp_budget(r_gau, r_gau)
+  b <- dp_budget(r_gau, r_gau2)
   expect_identical(b$type, "mu")
   expect_equal(r_gau$mu, 0.5, tolerance = 1e-6)               # the achieved mu, from gdp_sigma()
-  expect_equal(b$spent, sqrt(2) * r_gau$mu, tolerance = 1e-14)
+  expect_equal(b$spent, sqrt(r_gau$mu^2 + r_gau2$mu^2), tolerance = 1e-14)
   m <- dp_budget(r_lap, r_lap2, r_gau)
   expect_identical(m$type, "mu")
   expect_equal(m$spent, sqrt(mu_of(0.5)^2 + mu_of(0.25)^2 + r_gau$mu^2), tolerance = 1e-10)
@@ -54,7 +56,7 @@ test_that("a total refuses the spend that would exceed it, before storing it", {
   expect_identical(dp_check_budget(b, epsilon = 0.5), b)    # exactly fits
   expect_error(dp_check_budget(b, epsilon = 0.51), "`epsilon` would exceed the budget", class = "riemdp_error")
   b <- dp_spend(b, r_lap2)
-  expect_error(dp_spend(b, r_lap), "`release` would exceed the budget.*0\\.75.*1\\.25.*`total` epsilon = 1",
+  expect_error(dp_spend(b, r_lap3), "`release` would exceed the budget.*0\\.75.*1\\.25.*`total` epsilon = 1",
                class = "riemdp_error")
   expect_equal(nrow(b$entries), 2L)                          # nothing stored on error
   b <- dp_spend(b, epsilon = 0.25, label = "other query")
@@ -96,7 +98,7 @@ test_that("releases without an accountable guarantee are errors naming the argum
 
 test_that("bad arguments are errors naming them", {
   expect_error(dp_budget(1), "`\\.\\.1` must be a riemdp release", class = "riemdp_error")
-  expect_error(dp_budget(total = 1), "`total` must be NULL or one finite number > 0 named", class = "riemdp_error")
+  expect_error(dp_budget(total = "1"), "`total` must be NULL or one finite number > 0 named", class = "riemdp_error")
   expect_error(dp_budget(total = c(delta = 1)), "`total`", class = "riemdp_error")
   expect_error(dp_budget(total = c(epsilon = -1)), "`total`", class = "riemdp_error")
   expect_error(dp_budget(total = c(mu = 1), type = "epsilon"), "`type`", class = "riemdp_error")

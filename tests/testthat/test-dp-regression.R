@@ -840,7 +840,7 @@ test_that("dp_linear_regression errors name the argument or predictor and hold n
                    list(x_range = c(0, 1), arg = "`x_range`"), list(x_range = rng[, 1, drop = FALSE], arg = "`x_range`"),
                    list(x_range = rng[2:1, ], arg = "`x_range`"), list(x_range = list(x1 = c(0, 1)), arg = "`x_range`"),
                    list(x_range = list(x1 = c(0, 1), x3 = c(5, 6)), arg = "`x_range`"),
-                   list(formula = y ~ x1 + x2 - 1, arg = "intercept"), list(formula = y ~ x1 + g, arg = "numeric predictors"),
+                   list(formula = y ~ x1 + x2 - 1, arg = "intercept"), list(formula = y ~ x1 + g, arg = "`x_range`"),
                    list(formula = y ~ 1, x_range = c(0, 1), arg = "at least one predictor"),
                    list(formula = "y ~ x1", arg = "`formula`"), list(data = as.matrix(d[, 1:2]), arg = "`data`"),
                    list(formula = y ~ x1 + z, arg = "`data`"))) {
