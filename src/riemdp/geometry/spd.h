@@ -207,39 +207,10 @@ class SPD : public Manifold {
                             Mat* yhat, Mat* eps) const override {
     // Fixed-size matrices for small k: no allocation per point.
     switch (k_) {
-      case 2: return residuals_fixed<2>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
-      case 3: return residuals_fixed<3>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
-      case 4: return residuals_fixed<4>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
-      default: break;
-    }
-    const Roots r = roots(p);
-    const int D = k_ * k_;
-    Vec w(D), y(D), ap(D), aw(D);
-    Eigen::SelfAdjointEigenSolver<Mat> es_w(k_), es_r(k_);
-    for (Eigen::Index i = 0; i < Y.cols(); ++i) {
-      w = W.col(i);
-      y = Y.col(i);
-      es_w.compute(num::sym(r.inv_half * as_mat(w) * r.inv_half));
-      const Vec& lam = es_w.eigenvalues();
-      if (!(lam.cwiseAbs().maxCoeff() <= 708.0))
-        throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on spd");
-      const Mat HU = r.half * es_w.eigenvectors();     // p^{1/2} U
-      const Mat B = r.inv_half * es_w.eigenvectors();  // p^{-1/2} U
-      const Vec half_exp = (-0.5 * lam).array().exp();
-      es_r.compute(num::sym(half_exp.asDiagonal() * (B.transpose() * as_mat(y) * B) * half_exp.asDiagonal()));
-      const Vec& mu = es_r.eigenvalues();
-      if (!(mu(0) > 0.0)) throw domain_error("a point is not positive definite");
-      const Vec logmu = mu.array().log();
-      const Mat E = es_r.eigenvectors() * logmu.asDiagonal() * es_r.eigenvectors().transpose();
-      dist[i] = logmu.norm();
-      adj_eigenbasis(HU, lam, E, ap, aw);
-      adj_p.col(i) = ap;
-      adj_w.col(i) = aw;
-      if (yhat || eps) {
-        const Mat G = HU * half_exp.cwiseInverse().asDiagonal();
-        if (yhat) { Vec o(D); store(num::sym(G * G.transpose()), o); yhat->col(i) = o; }
-        if (eps) { Vec o(D); store(num::sym(G * E * G.transpose()), o); eps->col(i) = o; }
-      }
+      case 2: return residuals_sized<2>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
+      case 3: return residuals_sized<3>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
+      case 4: return residuals_sized<4>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
+      default: return residuals_sized<Eigen::Dynamic>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
     }
   }
 
@@ -317,35 +288,36 @@ class SPD : public Manifold {
     store(num::sym(HU * Fw * HU.transpose()), adj_w);
   }
 
-  // regression_residuals() with K x K fixed-size matrices (the same
-  // operations in the same order).
+  // regression_residuals() with K x K matrices: fixed-size for small k,
+  // K = Eigen::Dynamic otherwise.
   template <int K>
-  void residuals_fixed(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
+  void residuals_sized(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
                        Mat* yhat, Mat* eps) const {
     using MK = Eigen::Matrix<double, K, K>;
     using VK = Eigen::Matrix<double, K, 1>;
+    const int k = k_;
     const Roots r = roots(p);
     const MK half = r.half, inv_half = r.inv_half;
-    Eigen::SelfAdjointEigenSolver<MK> es_w, es_r;
-    MK w, y, A, Fp, Fw;
+    Eigen::SelfAdjointEigenSolver<MK> es_w(k), es_r(k);
+    MK w(k, k), y(k, k), A(k, k), Fp(k, k), Fw(k, k);
     const auto sym = [](const MK& X) -> MK { return 0.5 * (X + X.transpose()); };
-    const auto put = [](const MK& X, Mat& out, Eigen::Index i) {
-      for (int b = 0; b < K; ++b)
-        for (int a = 0; a < K; ++a) out(a + K * b, i) = X(a, b);
+    const auto put = [k](const MK& X, Mat& out, Eigen::Index i) {
+      for (int b = 0; b < k; ++b)
+        for (int a = 0; a < k; ++a) out(a + k * b, i) = X(a, b);
     };
     for (Eigen::Index i = 0; i < Y.cols(); ++i) {
-      for (int b = 0; b < K; ++b)
-        for (int a = 0; a < K; ++a) {
-          w(a, b) = W(a + K * b, i);
-          y(a, b) = Y(a + K * b, i);
+      for (int b = 0; b < k; ++b)
+        for (int a = 0; a < k; ++a) {
+          w(a, b) = W(a + k * b, i);
+          y(a, b) = Y(a + k * b, i);
         }
       A.noalias() = inv_half * w * inv_half;
       es_w.compute(sym(A));
       const VK& lam = es_w.eigenvalues();
       if (!(lam.cwiseAbs().maxCoeff() <= 708.0))
         throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on spd");
-      const MK HU = half * es_w.eigenvectors();
-      const MK B = inv_half * es_w.eigenvectors();
+      const MK HU = half * es_w.eigenvectors();     // p^{1/2} U
+      const MK B = inv_half * es_w.eigenvectors();  // p^{-1/2} U
       const VK half_exp = (-0.5 * lam).array().exp();
       A.noalias() = B.transpose() * y * B;
       es_r.compute(sym(half_exp.asDiagonal() * A * half_exp.asDiagonal()));
@@ -354,8 +326,9 @@ class SPD : public Manifold {
       const VK logmu = mu.array().log();
       const MK E = es_r.eigenvectors() * logmu.asDiagonal() * es_r.eigenvectors().transpose();
       dist[i] = logmu.norm();
-      for (int b = 0; b < K; ++b)
-        for (int a = 0; a < K; ++a) {
+      // adj_eigenbasis() on K x K matrices
+      for (int b = 0; b < k; ++b)
+        for (int a = 0; a < k; ++a) {
           const JacobiScaling s = jacobi_scaling(-1.0, 0.5 * std::abs(lam(a) - lam(b)));
           Fp(a, b) = s.footpoint * E(a, b);
           Fw(a, b) = s.shooting * E(a, b);
@@ -363,7 +336,7 @@ class SPD : public Manifold {
       put(sym(HU * Fp * HU.transpose()), adj_p, i);
       put(sym(HU * Fw * HU.transpose()), adj_w, i);
       if (yhat || eps) {
-        const MK G = HU * half_exp.cwiseInverse().asDiagonal();
+        const MK G = HU * half_exp.cwiseInverse().asDiagonal();  // yhat = G G^T
         if (yhat) put(sym(G * G.transpose()), *yhat, i);
         if (eps) put(sym(G * E * G.transpose()), *eps, i);
       }
