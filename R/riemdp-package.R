@@ -23,5 +23,5 @@
 #' @useDynLib riemdp, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
 #' @importFrom cli cli_progress_bar
-#' @importFrom stats coef residuals
+#' @importFrom stats coef residuals nobs
 "_PACKAGE"
