@@ -9,9 +9,10 @@
 #   make site      reference site with pkgdown -> docs/index.html, offline (installs
 #                  pkgdown if missing; open docs/index.html in a browser). Scripts,
 #                  styles and MathJax come from pkgdown/assets/ (tools/site-assets.sh),
-#                  not from CDNs; `bash tools/check-site-offline.sh` (make check-site)
-#                  opens pages in headless Chromium with networking off and fails on
-#                  any outside request, failed load or untypeset maths
+#                  not from CDNs; search works from disk too (pkgdown/extra.js)
+#   make check-site  tools/check-site-offline.sh: opens docs/ pages in headless
+#                  Chromium with networking off; fails on any outside request,
+#                  failed load, JavaScript error, untypeset maths or empty search
 #   make bench     geometry benchmarks
 #   make clean     remove build and check products
 
@@ -72,6 +73,8 @@ site: deps
 	  if grep -rqF --include='*.html' "$$(basename "$$f")" docs; then echo "==> kept $$f (linked)"; \
 	  else rm -f "$$f"; fi; \
 	done
+	@# the search index as a script, for pages opened from disk (pkgdown/extra.js)
+	@{ printf 'window.pkgdownSearchIndex = '; cat docs/search.json; printf ';\n'; } > docs/search-index.js
 	@echo "==> site built: $(CURDIR)/docs/index.html"
 
 check-site:

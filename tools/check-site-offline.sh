@@ -10,7 +10,9 @@
 #      JavaScript error, and MathJax typesets the maths (counts MathJax's
 #      output elements, and fails on MathJax errors or maths left as TeX).
 #      It also checks that the vendored scripts did their work: table of
-#      contents, headroom, copy buttons, search libraries, Font Awesome font.
+#      contents, headroom, copy buttons, Font Awesome font, and search (types
+#      a page title into the search box and expects suggestions that point
+#      into the site).
 # Usage: tools/check-site-offline.sh [DOCS_DIR [PAGE ...]]
 # Needs chromium and node (Debian packages; `tools/install-deps.sh site-check`
 # installs them). Exit status 0 only if every check passes.
@@ -139,6 +141,31 @@ const probe = `(async () => {
   r.codeBlocks = document.querySelectorAll("div.sourceCode").length;
   r.search = typeof Fuse === "function" && typeof Mark === "function" &&
     !!(window.jQuery && jQuery.fn.autocomplete);
+  // search: focus the box (pkgdown loads the index then), wait for the index,
+  // type the heading of its first entry, count real suggestions
+  const input = document.querySelector("#search-input");
+  r.searchResults = null;
+  if (input && window.jQuery) {
+    const wait = (ms) => new Promise((w) => setTimeout(w, ms));
+    const root = new URL(input.getAttribute("data-search-index"), location.href).href.replace(/search\.json$/, "");
+    // (pkgdown 2.0.7 writes some empty entries, with path [])
+    const pathsOk = (index) => index.length > 0 &&
+      index.every((x) => typeof x.path !== "string" || x.path.startsWith(root));
+    const ready = () => window.pkgdownSearchIndex && pathsOk(window.pkgdownSearchIndex) &&
+      !input.classList.contains("loading");
+    input.dispatchEvent(new FocusEvent("focus"));
+    for (let k = 0; k < 100 && !ready(); k++) await wait(100);
+    const index = window.pkgdownSearchIndex || [];
+    const first = index.find((x) => typeof x.what === "string" && x.what.length > 3);
+    r.searchQuery = first ? first.what : "privacy";
+    await wait(300);
+    jQuery(input).val(r.searchQuery).trigger("input");
+    const hits = () => [...document.querySelectorAll(".aa-suggestion")]
+      .filter((n) => !/No results found/.test(n.textContent)).length;
+    for (let k = 0; k < 50 && !hits(); k++) await wait(100);
+    r.searchResults = hits();
+    r.searchPathsOk = pathsOk(index);
+  }
   await document.fonts.ready;
   r.icons = document.querySelectorAll(".fa, .fas, .far, .fab").length;
   r.fontAwesome = document.fonts.check('900 16px "Font Awesome 5 Free"');
@@ -182,6 +209,8 @@ async function checkPage(rel) {
   await send("Runtime.enable", {}, sessionId);
   await send("Log.enable", {}, sessionId);
   await send("Page.enable", {}, sessionId);
+  // a background headless tab gets no focus events otherwise (search loads its index on focus)
+  await send("Emulation.setFocusEmulationEnabled", { enabled: true }, sessionId);
   await send("Page.navigate", { url }, sessionId);
   for (let i = 0; i < 600 && !loaded; i++) await sleep(100);
   if (!loaded) problems.push("page did not finish loading in 60 s");
@@ -201,6 +230,9 @@ async function checkPage(rel) {
     if (!r.headroom) problems.push("headroom.js not applied to the navbar");
     if (r.codeBlocks > 0 && r.copyButtons === 0) problems.push("no copy buttons on code blocks");
     if (!r.search) problems.push("search libraries (fuse.js, autocomplete.js, mark.js) not loaded");
+    if (r.searchResults !== null && !(r.searchResults > 0))
+      problems.push("search for '" + r.searchQuery + "' found nothing (search index not loaded?)");
+    if (r.searchResults !== null && !r.searchPathsOk) problems.push("search results do not point into the site");
     if (r.icons > 0 && !r.fontAwesome) problems.push("Font Awesome font not available");
   }
   listeners.splice(listeners.indexOf(onEvent), 1);
@@ -210,6 +242,7 @@ async function checkPage(rel) {
     nonFileUrls.map((u) => u.slice(0, 40) + (u.length > 40 ? "..." : "")).join(", ") : "all file:";
   const summary = r ? `MathJax ${r.mathjax || "not loaded"}: ${r.mathOutput} typeset maths elements, ` +
     `${r.mathErrors} errors; toc links ${r.toc}; copy buttons ${r.copyButtons}; ` +
+    `search hits ${r.searchResults}; ` +
     `${requests.size} requests (${nonFile})` : "";
   if (problems.length) {
     console.log(`check-site-offline: FAIL ${rel}: ${summary}`);
@@ -232,7 +265,9 @@ async function checkPage(rel) {
   clearTimeout(timer);
   send("Browser.close").catch(() => {});
   await sleep(300);
+  const exited = new Promise((done) => chrome.once("exit", done));
   chrome.kill();
+  await Promise.race([exited, sleep(5000)]);
   console.log(`check-site-offline: pages: ${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 })();
