@@ -84,6 +84,6 @@ bench: install
 	$(RSCRIPT) bench/geometry.R
 
 clean:
-	rm -rf $(CHECKDIR) $(DEMO_OUT) $(PKG).Rcheck $(PKG)_*.tar.gz docs
+	rm -rf $(CHECKDIR) $(DEMO_OUT) $(PKG).Rcheck $(PKG)_*.tar.gz docs pkgdown/assets/mathjax
 	rm -f src/*.o src/*.so src/*.dll
 	find src -name '*.o' -delete

@@ -112,8 +112,19 @@ stage_mathjax() {
   say "MathJax staged in $MATHJAX_DST ($(du -sh "$MATHJAX_DST" | cut -f1))"
 }
 
+# pkgdown/templates/head.html replaces pkgdown 2.0.x's own (Debian's
+# r-cran-pkgdown); other versions lay out their pages differently.
+check_pkgdown_version() {
+  local v
+  v=$(Rscript -e 'cat(format(utils::packageVersion("pkgdown")))' 2>/dev/null || true)
+  case "$v" in
+    2.0.*) ;;
+    *) say "WARNING: pkgdown ${v:-not found}: pkgdown/templates/head.html is written for pkgdown 2.0.x; run tools/check-site-offline.sh on the result" ;;
+  esac
+}
+
 case "${1:-}" in
   fetch) fetch ;;
-  "") check_vendored; stage_mathjax ;;
+  "") check_vendored; stage_mathjax; check_pkgdown_version ;;
   *) say "usage: tools/site-assets.sh [fetch]"; exit 2 ;;
 esac
