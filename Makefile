@@ -7,7 +7,12 @@
 #   make check     R CMD build + R CMD check; fails on ERROR/WARNING or failing
 #                  tests; always ends with `tests: N passed, M failed`
 #   make site      reference site with pkgdown -> docs/index.html, offline (installs
-#                  pkgdown if missing; open docs/index.html in a browser)
+#                  pkgdown if missing; open docs/index.html in a browser). Scripts,
+#                  styles and MathJax come from pkgdown/assets/ (tools/site-assets.sh),
+#                  not from CDNs; search works from disk too (pkgdown/extra.js)
+#   make check-site  tools/check-site-offline.sh: opens docs/ pages in headless
+#                  Chromium with networking off; fails on any outside request,
+#                  failed load, JavaScript error, untypeset maths or empty search
 #   make bench     geometry benchmarks
 #   make clean     remove build and check products
 
@@ -23,7 +28,7 @@ DEMO_OUT ?= demo-output
 BUILD_ARGS ?=
 CHECK_ARGS ?= --no-manual
 
-.PHONY: all deps document install demo check site bench clean
+.PHONY: all deps document install demo check site check-site bench clean
 
 all: check
 
@@ -55,15 +60,30 @@ check: deps
 	  || echo "==> R CMD build/check exited non-zero"
 	@bash tools/check-summary.sh $(CHECKDIR)/$(PKG).Rcheck
 
+# pkgdown 2.0.7 runs the examples on ragg's default device, whose file
+# Rplot%03d.png lands in docs/reference/, and saves each plot again as
+# <topic>-<n>.png for the page: the Rplot files are left over and linked from
+# nowhere, so they are removed (unless a page links one).
 site: deps
 	@bash tools/install-deps.sh site
+	@bash tools/site-assets.sh
 	RGL_USE_NULL=TRUE MAKEFLAGS=-j$(JOBS) $(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(preview = FALSE)'
+	@for f in docs/reference/Rplot[0-9]*.png; do \
+	  [ -e "$$f" ] || continue; \
+	  if grep -rqF --include='*.html' "$$(basename "$$f")" docs; then echo "==> kept $$f (linked)"; \
+	  else rm -f "$$f"; fi; \
+	done
+	@# the search index as a script, for pages opened from disk (pkgdown/extra.js)
+	@{ printf 'window.pkgdownSearchIndex = '; cat docs/search.json; printf ';\n'; } > docs/search-index.js
 	@echo "==> site built: $(CURDIR)/docs/index.html"
+
+check-site:
+	@bash tools/check-site-offline.sh
 
 bench: install
 	$(RSCRIPT) bench/geometry.R
 
 clean:
-	rm -rf $(CHECKDIR) $(DEMO_OUT) $(PKG).Rcheck $(PKG)_*.tar.gz docs
+	rm -rf $(CHECKDIR) $(DEMO_OUT) $(PKG).Rcheck $(PKG)_*.tar.gz docs pkgdown/assets/mathjax
 	rm -f src/*.o src/*.so src/*.dll
 	find src -name '*.o' -delete

@@ -4,8 +4,13 @@
 #   future, future.apply, progressr (parallel replication and progress),
 #   and the pandoc binary (for the vignettes).
 # `install-deps.sh site` installs instead what `make site` needs on top of
-# that (SITE_PKGS: pkgdown, and Debian's libjs-mathjax for the maths); check
-# and demo never need it.
+# that (SITE_PKGS: pkgdown, and Debian's libjs-mathjax for the maths, which
+# tools/site-assets.sh copies into the site; the site's other scripts, styles
+# and fonts are vendored in pkgdown/assets/vendor/, fetched from the npm
+# registry by `tools/site-assets.sh fetch`, which lists them with their
+# licences); check and demo never need it.
+# `install-deps.sh site-check` installs what tools/check-site-offline.sh needs:
+# Debian's chromium and nodejs.
 # Does nothing (and no apt-get update) when everything is already present.
 # Prefers Debian packages (root + apt-get), then falls back to
 # install.packages() with the repositories R is configured with.
@@ -16,12 +21,15 @@ RSCRIPT="${RSCRIPT:-Rscript}"
 R_PKGS=(Rcpp RcppEigen cli roxygen2 testthat shapes knitr rmarkdown future future.apply progressr)
 SITE_PKGS=(pkgdown)
 SITE=0
-if [ "${1:-}" = "site" ]; then
-  R_PKGS=("${SITE_PKGS[@]}")
-  SITE=1
-fi
-# The site's maths is typeset by the Debian copy of MathJax (_pkgdown.yml
-# loads it from this path: the site is read offline, on this machine).
+SITE_CHECK=0
+case "${1:-}" in
+  site) R_PKGS=("${SITE_PKGS[@]}"); SITE=1 ;;
+  site-check) R_PKGS=(); SITE_CHECK=1 ;;
+  "") ;;
+  *) printf 'install-deps: usage: install-deps.sh [site | site-check]\n'; exit 2 ;;
+esac
+# The site's maths is typeset by the Debian copy of MathJax, which
+# tools/site-assets.sh copies into pkgdown/assets/mathjax/ (so into docs/).
 MATHJAX=/usr/share/javascript/mathjax/MathJax.js
 # shapes pulls in rgl: never try to open an X11 display while probing.
 export RGL_USE_NULL=TRUE
@@ -35,6 +43,9 @@ have_r() { command -v "$RSCRIPT" >/dev/null 2>&1; }
 
 # Print the R packages from R_PKGS that cannot be loaded, space separated.
 missing_r_pkgs() {
+  if [ "${#R_PKGS[@]}" -eq 0 ]; then
+    return 0
+  fi
   if ! have_r; then
     printf '%s ' "${R_PKGS[@]}"
     return 0
@@ -53,6 +64,10 @@ missing_tools() {
   command -v g++ >/dev/null 2>&1 || out+=(g++)
   command -v pandoc >/dev/null 2>&1 || out+=(pandoc)
   if [ "$SITE" -eq 1 ] && [ ! -f "$MATHJAX" ]; then out+=(mathjax); fi
+  if [ "$SITE_CHECK" -eq 1 ]; then
+    command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || out+=(chromium)
+    command -v node >/dev/null 2>&1 || out+=(node)
+  fi
   printf '%s ' "${out[@]+"${out[@]}"}"
 }
 
@@ -60,7 +75,7 @@ read -r -a miss_r <<<"$(missing_r_pkgs)" || true
 read -r -a miss_t <<<"$(missing_tools)" || true
 
 if [ "${#miss_r[@]}" -eq 0 ] && [ "${#miss_t[@]}" -eq 0 ]; then
-  say "all present (R packages: ${R_PKGS[*]}; pandoc: $(command -v pandoc)); nothing to do"
+  say "all present (R packages: ${R_PKGS[*]:-none needed}; pandoc: $(command -v pandoc)); nothing to do"
   exit 0
 fi
 say "missing R packages: ${miss_r[*]:-none}; missing tools: ${miss_t[*]:-none}"
@@ -74,6 +89,8 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
       make | g++) debs+=(r-base-dev) ;;
       pandoc) debs+=(pandoc) ;;
       mathjax) debs+=(libjs-mathjax) ;;
+      chromium) debs+=(chromium) ;;
+      node) debs+=(nodejs) ;;
     esac
   done
   for p in "${miss_r[@]+"${miss_r[@]}"}"; do debs+=("$(deb_name "$p")"); done
@@ -115,4 +132,4 @@ if [ "${#miss_r[@]}" -gt 0 ] || [ "${#miss_t[@]}" -gt 0 ]; then
   say "ERROR: still missing R packages: ${miss_r[*]:-none}; tools: ${miss_t[*]:-none}"
   exit 1
 fi
-say "all present now (R packages: ${R_PKGS[*]}; pandoc: $(command -v pandoc))"
+say "all present now (R packages: ${R_PKGS[*]:-none needed}; pandoc: $(command -v pandoc))"
