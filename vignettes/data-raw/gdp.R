@@ -5,7 +5,7 @@
 ##
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/gdp.R
-## Writes vignettes/data/gdp.rds (15 kB). Base R only; takes about
+## Writes inst/extdata/gdp.rds (15 kB). Base R only; takes about
 ## a minute sequentially (42 s when the data were made).
 ##
 ## The replicates (the 20 runs of each Monte Carlo estimator, the 1000 repeats
@@ -155,8 +155,8 @@ out <- list(
                   date = format(Sys.Date()), runtime_s = round(proc.time()[["elapsed"]] - t_start),
                   workers = if (requireNamespace("future", quietly = TRUE)) future::nbrOfWorkers() else 1L),
   fig1 = fig1, profile = prof, sup_at = sup_at, util = util)
-dir.create("vignettes/data", showWarnings = FALSE)
-saveRDS(out, "vignettes/data/gdp.rds", version = 2)
-cat(sprintf("saved vignettes/data/gdp.rds (%d bytes), %.0f s\n",
-            file.size("vignettes/data/gdp.rds"), proc.time()[["elapsed"]] - t_start))
+dir.create("inst/extdata", showWarnings = FALSE)
+saveRDS(out, "inst/extdata/gdp.rds", version = 2)
+cat(sprintf("saved inst/extdata/gdp.rds (%d bytes), %.0f s\n",
+            file.size("inst/extdata/gdp.rds"), proc.time()[["elapsed"]] - t_start))
 if (!is.null(old_plan)) future::plan(old_plan)
