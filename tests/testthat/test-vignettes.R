@@ -45,6 +45,8 @@ test_that("every stored result a vignette reads is found in the installed packag
   expect_setequal(unique(gsub('^"|\\.rds"$', "", used)), stored_results)
   # no vignette reads a file relative to its own directory
   expect_false(any(grepl('readRDS\\("', code)))
+  # nor names a source by a project-internal name an outside reader cannot resolve
+  expect_false(any(grepl("paper 000|poster 001|DESIGN|design notes|\u00a7", code)))
 })
 
 test_that("the code of every vignette runs from a temporary working directory", {
