@@ -24,6 +24,10 @@ vignette_sources <- function() {
   list(where = "nowhere", files = character())
 }
 
+# The functions of the packages R attaches by default.
+base_r_names <- unlist(lapply(c("base", "utils", "stats", "graphics", "grDevices", "methods"),
+                              function(pkg) getNamespaceExports(pkg)))
+
 # Evaluates `expr` with its printed output and messages discarded.
 silently <- function(expr) {
   utils::capture.output(utils::capture.output(expr, type = "message"))
@@ -76,18 +80,20 @@ test_that("the code of every vignette runs from a temporary working directory", 
     silently(knitr::purl(rmd, output = r_file, quiet = TRUE, documentation = 0))
     expect_true(file.exists(r_file), info = name)
     run_dir <- withr::local_tempdir(paste0("riemdp-vignette-run-", name, "-"))
-    old_dir <- setwd(run_dir)
-    grDevices::pdf(NULL)
-    device <- grDevices::dev.cur()
-    # silently: what the code prints, including the errors it shows on purpose with try()
-    result <- tryCatch({
-      silently(sys.source(r_file, envir = new.env(parent = globalenv()), keep.source = FALSE))
+    env <- new.env(parent = globalenv())
+    # setwd() to the fresh directory and back, even on error
+    result <- withr::with_dir(run_dir, withr::with_pdf(NULL, tryCatch({
+      # silently: what the code prints, including the errors it shows on purpose with try()
+      silently(sys.source(r_file, envir = env, keep.source = FALSE))
       NULL
-    }, error = function(e) conditionMessage(e))
-    if (device %in% grDevices::dev.list()) grDevices::dev.off(device)
-    setwd(old_dir)
+    }, error = function(e) conditionMessage(e))))
     expect(is.null(result),
            sprintf("the code of vignette '%s' (%s) failed: %s", name, vignettes$where, result))
+    # a user who runs the code line by line keeps every base R function
+    masked <- intersect(ls(env), base_r_names)
+    expect(length(masked) == 0,
+           sprintf("the code of vignette '%s' masks base R names: %s", name,
+                   paste(masked, collapse = ", ")))
   }
   skip_if(length(without_shapes) > 0,
           sprintf("shapes is not installed: not run: %s", paste(without_shapes, collapse = ", ")))
