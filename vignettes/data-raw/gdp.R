@@ -18,7 +18,7 @@
 ## set.seed(). The timings are per run, measured inside each run.
 ##
 ## (i)  mu against sigma = k/4, k = 1..16, Delta = 1, on S^1, R and S^2:
-##      Algorithm 1 (S^1; the corrected profile of DESIGN §6 and the paper's
+##      Algorithm 1 (S^1; the corrected profile of vignette("methods") and the paper's
 ##      Cor. 3.2.1 as printed), Algorithm 2 as published (n = 1000, m = 100,
 ##      n_eps = 1000, 20 replicates; eps_max = pi/(2 sigma^2) on S^1 and
 ##      max{10, 5/sigma + 1/(2 sigma^2)} on R as in Sec. 4.2; the package's

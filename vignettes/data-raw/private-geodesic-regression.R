@@ -360,7 +360,7 @@ sigma_table <- data.frame(
 ## Three versions of the ratio:
 ##   paper:   tau = the largest residual over D and D' at (p, v), Delta_p =
 ##            2 tau cos(1) / n, Delta_v = 2 tau sin(1) / n, unclipped gradients;
-##   tau_max: the same tau with the correct Jacobi factor 1 (DESIGN §4);
+##   tau_max: the same tau with the correct Jacobi factor 1 (vignette("methods", package = "riemdp"));
 ##   package: sensitivity_geodesic_regression(S2, n, tau = 0.1), gradients
 ##            with residuals clipped to tau = 0.1 (what the release uses).
 n_pairs <- 100L
