@@ -1,7 +1,8 @@
 # riemdp developer and CI entry points.
 #   make deps      install what is missing (R packages, pandoc)
 #   make document  regenerate man/ and NAMESPACE with roxygen2 (developers)
-#   make install   install the package from this tree
+#   make install   R CMD build (with vignettes) + R CMD INSTALL of the tarball, so
+#                  that vignette("riemdp") works; INSTALL_ARGS=--library=DIR
 #   make demo      private geodesic regression on real data (Tonga quakes, rat
 #                  skulls) -> demo-output/*.png; RIEMDP_DEMO_FAST=1 for a short run
 #   make check     R CMD build + R CMD check; fails on ERROR/WARNING or failing
@@ -26,6 +27,10 @@ PKG := riemdp
 CHECKDIR ?= check-build
 DEMO_OUT ?= demo-output
 BUILD_ARGS ?=
+# Where `make install` builds its tarball (inside CHECKDIR, which
+# .Rbuildignore drops); INSTALL_ARGS e.g. --library=/path/to/lib.
+INSTALLDIR ?= $(CHECKDIR)/install
+INSTALL_ARGS ?=
 CHECK_ARGS ?= --no-manual
 
 .PHONY: all deps document install demo check site check-site bench clean
@@ -38,13 +43,20 @@ deps:
 document:
 	$(RSCRIPT) -e 'roxygen2::roxygenise()'
 
+# Build the tarball first (R CMD build knits the vignettes), then install that
+# tarball, so that vignette("riemdp") works afterwards. R CMD build compiles
+# the package once to knit the vignettes and R CMD INSTALL compiles it again.
 install: deps
-	@mkdir -p $(CHECKDIR)
-	@echo "==> R CMD INSTALL . (log: $(CHECKDIR)/install.log)"
-	@MAKEFLAGS=-j$(JOBS) $(R) CMD INSTALL --preclean --no-multiarch . \
-	  > $(CHECKDIR)/install.log 2>&1 \
-	  || { tail -n 60 $(CHECKDIR)/install.log; echo "R CMD INSTALL failed"; exit 1; }
-	@grep -E '^\* DONE' $(CHECKDIR)/install.log || true
+	@rm -rf $(INSTALLDIR) && mkdir -p $(INSTALLDIR)
+	@echo "==> R CMD build $(BUILD_ARGS) . (with vignettes; log: $(INSTALLDIR)/build.log)"
+	@cd $(INSTALLDIR) && MAKEFLAGS=-j$(JOBS) $(R) CMD build $(BUILD_ARGS) "$(CURDIR)" \
+	  > build.log 2>&1 \
+	  || { tail -n 60 build.log; echo "R CMD build failed"; exit 1; }
+	@echo "==> R CMD INSTALL $(PKG)_*.tar.gz (log: $(INSTALLDIR)/install.log)"
+	@cd $(INSTALLDIR) && MAKEFLAGS=-j$(JOBS) $(R) CMD INSTALL --no-multiarch $(INSTALL_ARGS) \
+	  $(PKG)_*.tar.gz > install.log 2>&1 \
+	  || { tail -n 60 install.log; echo "R CMD INSTALL failed"; exit 1; }
+	@grep -E '^\* DONE' $(INSTALLDIR)/install.log || true
 
 demo: install
 	$(RSCRIPT) inst/scripts/demo.R $(DEMO_OUT)

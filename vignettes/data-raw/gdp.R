@@ -5,7 +5,7 @@
 ##
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/gdp.R
-## Writes vignettes/data/gdp.rds (15 kB). Base R only; takes about
+## Writes inst/extdata/gdp.rds (15 kB). Base R only; takes about
 ## a minute sequentially (42 s when the data were made).
 ##
 ## The replicates (the 20 runs of each Monte Carlo estimator, the 1000 repeats
@@ -18,7 +18,7 @@
 ## set.seed(). The timings are per run, measured inside each run.
 ##
 ## (i)  mu against sigma = k/4, k = 1..16, Delta = 1, on S^1, R and S^2:
-##      Algorithm 1 (S^1; the corrected profile of DESIGN §6 and the paper's
+##      Algorithm 1 (S^1; the corrected profile of vignette("methods") and the paper's
 ##      Cor. 3.2.1 as printed), Algorithm 2 as published (n = 1000, m = 100,
 ##      n_eps = 1000, 20 replicates; eps_max = pi/(2 sigma^2) on S^1 and
 ##      max{10, 5/sigma + 1/(2 sigma^2)} on R as in Sec. 4.2; the package's
@@ -155,8 +155,8 @@ out <- list(
                   date = format(Sys.Date()), runtime_s = round(proc.time()[["elapsed"]] - t_start),
                   workers = if (requireNamespace("future", quietly = TRUE)) future::nbrOfWorkers() else 1L),
   fig1 = fig1, profile = prof, sup_at = sup_at, util = util)
-dir.create("vignettes/data", showWarnings = FALSE)
-saveRDS(out, "vignettes/data/gdp.rds", version = 2)
-cat(sprintf("saved vignettes/data/gdp.rds (%d bytes), %.0f s\n",
-            file.size("vignettes/data/gdp.rds"), proc.time()[["elapsed"]] - t_start))
+dir.create("inst/extdata", showWarnings = FALSE)
+saveRDS(out, "inst/extdata/gdp.rds", version = 2)
+cat(sprintf("saved inst/extdata/gdp.rds (%d bytes), %.0f s\n",
+            file.size("inst/extdata/gdp.rds"), proc.time()[["elapsed"]] - t_start))
 if (!is.null(old_plan)) future::plan(old_plan)

@@ -5,7 +5,7 @@
 ##
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/private-frechet.R
-## Writes vignettes/data/private-frechet.rds (a few kB). Base R only; takes
+## Writes inst/extdata/private-frechet.rds (a few kB). Base R only; takes
 ## about two minutes sequentially (136 s when the data were made; the KNG
 ## releases use the release's default chain).
 ##
@@ -220,8 +220,8 @@ out <- list(
                   runtime_s = round(proc.time()[["elapsed"]] - t_start),
                   workers = if (requireNamespace("future", quietly = TRUE)) future::nbrOfWorkers() else 1L),
   consts = consts, sens = sens, util = util, mech = mech, mech_sigma = mech_sigma)
-dir.create("vignettes/data", showWarnings = FALSE)
-saveRDS(out, "vignettes/data/private-frechet.rds", version = 2)
-cat(sprintf("saved vignettes/data/private-frechet.rds (%d bytes), %.0f s\n",
-            file.size("vignettes/data/private-frechet.rds"), proc.time()[["elapsed"]] - t_start))
+dir.create("inst/extdata", showWarnings = FALSE)
+saveRDS(out, "inst/extdata/private-frechet.rds", version = 2)
+cat(sprintf("saved inst/extdata/private-frechet.rds (%d bytes), %.0f s\n",
+            file.size("inst/extdata/private-frechet.rds"), proc.time()[["elapsed"]] - t_start))
 if (!is.null(old_plan)) future::plan(old_plan)

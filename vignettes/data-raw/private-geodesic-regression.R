@@ -13,7 +13,7 @@
 ##
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/private-geodesic-regression.R
-## Writes vignettes/data/private-geodesic-regression.rds (about 170 kB). Base
+## Writes inst/extdata/private-geodesic-regression.rds (about 170 kB). Base
 ## R only; about two and a quarter minutes sequentially on one core (the
 ## runtime is saved in the file; two fifths of it in the plain-R chains of the
 ## procedure as written, two fifths in the 4000 releases of the chain-length
@@ -360,7 +360,7 @@ sigma_table <- data.frame(
 ## Three versions of the ratio:
 ##   paper:   tau = the largest residual over D and D' at (p, v), Delta_p =
 ##            2 tau cos(1) / n, Delta_v = 2 tau sin(1) / n, unclipped gradients;
-##   tau_max: the same tau with the correct Jacobi factor 1 (DESIGN §4);
+##   tau_max: the same tau with the correct Jacobi factor 1 (vignette("methods", package = "riemdp"));
 ##   package: sensitivity_geodesic_regression(S2, n, tau = 0.1), gradients
 ##            with residuals clipped to tau = 0.1 (what the release uses).
 n_pairs <- 100L
@@ -488,8 +488,8 @@ out <- list(
   chain_check = chain_check, chain_check_summary = chain_check_summary)
 out$settings$runtime_s <- round(elapsed())
 out$settings$workers <- if (requireNamespace("future", quietly = TRUE)) future::nbrOfWorkers() else 1L
-dir.create("vignettes/data", showWarnings = FALSE)
-saveRDS(out, "vignettes/data/private-geodesic-regression.rds", version = 2)
-cat(sprintf("saved vignettes/data/private-geodesic-regression.rds (%d bytes), %.0f s\n",
-            file.size("vignettes/data/private-geodesic-regression.rds"), elapsed()))
+dir.create("inst/extdata", showWarnings = FALSE)
+saveRDS(out, "inst/extdata/private-geodesic-regression.rds", version = 2)
+cat(sprintf("saved inst/extdata/private-geodesic-regression.rds (%d bytes), %.0f s\n",
+            file.size("inst/extdata/private-geodesic-regression.rds"), elapsed()))
 if (!is.null(old_plan)) future::plan(old_plan)

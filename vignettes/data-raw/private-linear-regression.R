@@ -7,7 +7,7 @@
 ##
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/private-linear-regression.R
-## Writes vignettes/data/private-linear-regression.rds (a few kB). Needs the
+## Writes inst/extdata/private-linear-regression.rds (a few kB). Needs the
 ## DPpack package (it installs nothing: install DPpack first). Takes under a
 ## minute sequentially (34 s when the data were made).
 ##
@@ -101,8 +101,8 @@ out <- list(
   curve = curve, table_draws = table_draws, dppack_no_noise = dppack_no_noise)
 out$settings$runtime_s <- round(elapsed())
 out$settings$workers <- if (requireNamespace("future", quietly = TRUE)) future::nbrOfWorkers() else 1L
-dir.create("vignettes/data", showWarnings = FALSE)
-saveRDS(out, "vignettes/data/private-linear-regression.rds", version = 2)
-cat(sprintf("saved vignettes/data/private-linear-regression.rds (%d bytes), %.0f s\n",
-            file.size("vignettes/data/private-linear-regression.rds"), elapsed()))
+dir.create("inst/extdata", showWarnings = FALSE)
+saveRDS(out, "inst/extdata/private-linear-regression.rds", version = 2)
+cat(sprintf("saved inst/extdata/private-linear-regression.rds (%d bytes), %.0f s\n",
+            file.size("inst/extdata/private-linear-regression.rds"), elapsed()))
 if (!is.null(old_plan)) future::plan(old_plan)

@@ -7,7 +7,7 @@
 ##
 ## Run from the package root with riemdp and shapes installed:
 ##     Rscript vignettes/data-raw/private-shape-regression.R
-## Writes vignettes/data/private-shape-regression.rds (a few kB). Takes about
+## Writes inst/extdata/private-shape-regression.rds (a few kB). Takes about
 ## 20 seconds sequentially (21 s for 20 releases per epsilon when the data
 ## were made; the old random-walk chain needed 166 s for 4).
 ##
@@ -82,8 +82,8 @@ out <- list(
   releases = releases, summary = summary_rows)
 out$settings$runtime_s <- round(elapsed())
 out$settings$workers <- if (requireNamespace("future", quietly = TRUE)) future::nbrOfWorkers() else 1L
-dir.create("vignettes/data", showWarnings = FALSE)
-saveRDS(out, "vignettes/data/private-shape-regression.rds", version = 2)
-cat(sprintf("saved vignettes/data/private-shape-regression.rds (%d bytes), %.0f s\n",
-            file.size("vignettes/data/private-shape-regression.rds"), elapsed()))
+dir.create("inst/extdata", showWarnings = FALSE)
+saveRDS(out, "inst/extdata/private-shape-regression.rds", version = 2)
+cat(sprintf("saved inst/extdata/private-shape-regression.rds (%d bytes), %.0f s\n",
+            file.size("inst/extdata/private-shape-regression.rds"), elapsed()))
 if (!is.null(old_plan)) future::plan(old_plan)
