@@ -18,8 +18,9 @@
 #' `getOption("riemdp.threads")`, by default the environment variable
 #' `RIEMDP_NUM_THREADS`, else 2; it is read once at each call. While
 #' `R CMD check` runs (or `_R_CHECK_LIMIT_CORES_` is set) at most 2 are used.
-#' On a machine shared with other work, fewer threads than cores often run
-#' faster: `options(riemdp.threads = 1)` runs everything on R's thread.
+#' On a machine shared with other work, set it to the number of cores that
+#' riemdp may use; `options(riemdp.threads = 1)` runs everything on R's
+#' thread.
 #' A value that is not a whole number from 1 to 1024 is an error naming
 #' `riemdp.threads`.
 #'
