@@ -42,7 +42,7 @@ f <- switch(args[3],
   kng = function() dp_frechet_mean(S2, X, epsilon = 1, radius = 0.7, center = p, mechanism = "kng",
                                    outside = "clip"))
 reps <- if (args[3] == "dist") 5L else 1L
-f()
+invisible(f())
 ts <- vapply(seq_len(reps), function(i) system.time(f())[["elapsed"]], numeric(1))
 cat(stats::median(ts), "\n")
 '
