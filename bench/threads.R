@@ -9,7 +9,7 @@
 ##     git worktree add /tmp/riemdp-static 6827acc
 ##     R CMD INSTALL --library=STATIC_LIB /tmp/riemdp-static
 ## and the current build is the one first on .libPaths(). Tasks:
-##   dist: riem_dist from one point to 10^6 points on S^2 (median of 5 calls);
+##   dist: riem_dist from one point to 10^6 points on S^2 (median of 21 calls);
 ##   kng:  dp_frechet_mean(mechanism = "kng") of 10^6 points on S^2 (one
 ##         release: its chain passes over all points at every step).
 ## Each measurement runs in a fresh Rscript process, the builds alternating
@@ -41,7 +41,7 @@ f <- switch(args[3],
   dist = function() riem_dist(S2, p, X),
   kng = function() dp_frechet_mean(S2, X, epsilon = 1, radius = 0.7, center = p, mechanism = "kng",
                                    outside = "clip"))
-reps <- if (args[3] == "dist") 5L else 1L
+reps <- if (args[3] == "dist") 21L else 1L
 invisible(f())
 ts <- vapply(seq_len(reps), function(i) system.time(f())[["elapsed"]], numeric(1))
 cat(stats::median(ts), "\n")
