@@ -73,6 +73,14 @@ num_lanes_isa <- function(force = -2L) {
     .Call(`_riemdp_num_lanes_isa`, force)
 }
 
+set_thread_limit_cpp <- function(threads) {
+    invisible(.Call(`_riemdp_set_thread_limit_cpp`, threads))
+}
+
+thread_limit_cpp <- function() {
+    .Call(`_riemdp_thread_limit_cpp`)
+}
+
 samp_exact <- function(M, eta, n, kernel, sigma, by_row, verbose = FALSE) {
     .Call(`_riemdp_samp_exact`, M, eta, n, kernel, sigma, by_row, verbose)
 }
@@ -161,11 +169,11 @@ gdp_det_cpp <- function(type, d, Delta, sigma, method, paper, n_eps, eps_max, to
     .Call(`_riemdp_gdp_det_cpp`, type, d, Delta, sigma, method, paper, n_eps, eps_max, tol, eval_eps)
 }
 
-gdp_mc_cpp <- function(type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps, verbose = FALSE, threads = 2L) {
+gdp_mc_cpp <- function(type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps, verbose = FALSE, threads = 0L) {
     .Call(`_riemdp_gdp_mc_cpp`, type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps, verbose, threads)
 }
 
-gdp_losses_cpp <- function(type, d, Delta, sigma, n, threads = 2L) {
+gdp_losses_cpp <- function(type, d, Delta, sigma, n, threads = 0L) {
     .Call(`_riemdp_gdp_losses_cpp`, type, d, Delta, sigma, n, threads)
 }
 

@@ -94,11 +94,12 @@ riem_dist <- function(M, p, q) {
   call <- sys.call()
   check_manifold(M, call)
   # One point against many: the point checks fused with the distances in one
-  # C++ pass on two threads (geom_dist_checked). NULL when a check fails or
+  # C++ pass on the threads of riemdp.threads (geom_dist_checked). NULL when a check fails or
   # neither argument is a single point: then the separate checks below run
   # and give the usual error. Kendall configurations are first reduced to
   # preshapes by as_points(), so they always take that path.
   if (M$type != "kendall") {
+    use_threads(call)
     d <- tryCatch({
       P <- as_set(M, p, "p", call, check_finite = FALSE)
       Q <- as_set(M, q, "q", call, check_finite = FALSE)
@@ -220,6 +221,7 @@ riem_project <- function(M, x) {
 # Domain errors from the core (cut locus, degenerate input) as R errors with
 # the user's call, prefixed by the arguments they concern.
 core_call <- function(expr, call, arg = NULL) {
+  use_threads(call)  # before expr is evaluated (lazily, inside tryCatch)
   tryCatch(expr, error = function(e) {
     msg <- conditionMessage(e)
     abort(if (is.null(arg)) msg else sprintf("%s: %s", arg, msg), call)
@@ -231,8 +233,8 @@ core_call <- function(expr, call, arg = NULL) {
 #' All pairwise geodesic distances between the points of `X`, or between the
 #' points of `X` and those of `Y`. Each column is one call of the compiled
 #' one-against-many distance of [riem_dist()] (the same stable formulas and
-#' the same values), and the columns are shared out among the machine's
-#' threads (at most 8).
+#' the same values), and the columns are shared out among the threads set by
+#' `options(riemdp.threads = )` (see [riemdp-package]).
 #'
 #' With `Y = NULL` the result is, by default, a [stats::dist()] object (the
 #' \eqn{n(n-1)/2}{n(n-1)/2} distances of the lower triangle, with attributes `Size`,

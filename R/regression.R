@@ -442,6 +442,7 @@ regression_energy <- function(M, footpoint, shooting, x, Y, tau = Inf, loss = "h
   S <- as_points(M, Y, "Y")
   X <- regression_covariates(x, S$n, NULL)
   st <- regression_start(M, list(footpoint = footpoint, shooting = shooting), ncol(X), NULL)
+  use_threads()
   r <- stat_regression_energy(M, S, X, st$p, st$V, tau, loss)
   list(energy = r$energy, grad_footpoint = from_values(M, r$grad_p, 1L, TRUE, Y),
        grad_shooting = shooting_layout(M, r$grad_V, colnames(X), Y))

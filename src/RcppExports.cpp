@@ -234,6 +234,24 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// set_thread_limit_cpp
+void set_thread_limit_cpp(int threads);
+RcppExport SEXP _riemdp_set_thread_limit_cpp(SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    set_thread_limit_cpp(threads);
+    return R_NilValue;
+END_RCPP
+}
+// thread_limit_cpp
+int thread_limit_cpp();
+RcppExport SEXP _riemdp_thread_limit_cpp() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    rcpp_result_gen = Rcpp::wrap(thread_limit_cpp());
+    return rcpp_result_gen;
+END_RCPP
+}
 // samp_exact
 Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string kernel, double sigma, bool by_row, bool verbose);
 RcppExport SEXP _riemdp_samp_exact(SEXP MSEXP, SEXP etaSEXP, SEXP nSEXP, SEXP kernelSEXP, SEXP sigmaSEXP, SEXP by_rowSEXP, SEXP verboseSEXP) {
@@ -721,6 +739,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_geom_dist_matrix", (DL_FUNC) &_riemdp_geom_dist_matrix, 4},
     {"_riemdp_num_sincos_batch", (DL_FUNC) &_riemdp_num_sincos_batch, 1},
     {"_riemdp_num_lanes_isa", (DL_FUNC) &_riemdp_num_lanes_isa, 1},
+    {"_riemdp_set_thread_limit_cpp", (DL_FUNC) &_riemdp_set_thread_limit_cpp, 1},
+    {"_riemdp_thread_limit_cpp", (DL_FUNC) &_riemdp_thread_limit_cpp, 0},
     {"_riemdp_samp_exact", (DL_FUNC) &_riemdp_samp_exact, 7},
     {"_riemdp_samp_radial", (DL_FUNC) &_riemdp_samp_radial, 4},
     {"_riemdp_radial_log_density", (DL_FUNC) &_riemdp_radial_log_density, 4},

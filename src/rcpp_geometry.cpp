@@ -51,33 +51,31 @@ Rcpp::NumericVector geom_dist(Rcpp::List M, Rcpp::List p, Rcpp::List q) {
 
 namespace {
 
-// dist_many_checked on two threads, each over its half of the columns in
-// chunks with an interrupt check between chunks. Every distance depends only
-// on its point, so the result does not depend on the threads. True when
-// every column is a point.
+// dist_many_checked on fixed chunks of the columns (about 2^16 coordinates
+// each), shared out among the threads (parallel_blocks). Every distance
+// depends only on its point, so the result does not depend on the threads.
+// True when every column is a point.
 bool dist_many_checked_parallel(const Manifold& m, CVecRef p, const PointSet& X, double tol, double* out) {
   const Eigen::Index n = X.cols();
-  const int blocks = n >= 20000 ? 2 : 1;
   const Eigen::Index chunk = std::max<Eigen::Index>(64, (Eigen::Index{1} << 16) / m.ambient());
+  const Eigen::Index chunks = (n + chunk - 1) / chunk;
   std::atomic<bool> bad{false};
-  parallel_blocks(blocks, [&](int t) {
-    const Eigen::Index begin = n * t / blocks, end = n * (t + 1) / blocks;
-    for (Eigen::Index b = begin; b < end && !bad.load(); b += chunk) {
-      const Eigen::Index len = std::min(chunk, end - b);
-      const PointSet sub(X.data() + b * X.outerStride(), X.rows(), len,
-                         Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(X.outerStride(), X.innerStride()));
-      Eigen::Map<Vec> o(out + b, len);
-      if (m.dist_many_checked(p, sub, tol, o) >= 0) bad.store(true);
-      check_interrupt(1);
-    }
-  });
+  parallel_blocks(static_cast<int>(chunks), [&](int t) {
+    const Eigen::Index b = chunk * t, len = std::min(chunk, n - b);
+    if (bad.load()) return;
+    const PointSet sub(X.data() + b * X.outerStride(), X.rows(), len,
+                       Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(X.outerStride(), X.innerStride()));
+    Eigen::Map<Vec> o(out + b, len);
+    if (m.dist_many_checked(p, sub, tol, o) >= 0) bad.store(true);
+    check_interrupt(1);
+  }, n >= 20000 ? -1 : 1);
   return !bad.load();
 }
 
 }  // namespace
 
 // riem_dist's fast path for one point against many: the checks of
-// geom_point_problem() fused with the distances in one pass on two threads.
+// geom_point_problem() fused with the distances in one pass on the threads.
 // NULL when some point fails a check (R then runs the separate checks, which
 // give the usual error) or when neither set is a single point.
 // [[Rcpp::export(rng = false)]]
@@ -274,13 +272,10 @@ Rcpp::List geom_jacobi_adjoint(Rcpp::List M, Rcpp::NumericVector p, Rcpp::Numeri
 
 namespace {
 
-// Threads for the distance matrix: every hardware thread (at most 8), one for
-// small jobs (pairs x coordinates below 2e4: starting threads costs more).
-int dist_matrix_blocks(double pairs, int D) {
-  if (pairs * D < 2e4) return 1;
-  const unsigned hw = std::thread::hardware_concurrency();
-  return static_cast<int>(std::max(1u, std::min(hw, 8u)));
-}
+// Threads for the distance matrix: those of riemdp.threads (thread_limit),
+// one for small jobs (pairs x coordinates below 2e4: starting threads costs
+// more).
+int dist_matrix_blocks(double pairs, int D) { return pairs * D < 2e4 ? 1 : thread_limit(); }
 
 // Column j of a packed lower triangle (R's `dist` layout) starts at
 // j n - j (j + 1) / 2 and holds d(x_j, x_{j+1}), ..., d(x_j, x_{n-1}).
@@ -396,3 +391,12 @@ Rcpp::List num_lanes_isa(int force = -2) {
   if (force >= -1) lanes::forced_isa() = force;
   return Rcpp::List::create(Rcpp::Named("best") = lanes::best_isa(), Rcpp::Named("used") = lanes::isa());
 }
+
+// The number of threads of the parallel passes, read and checked in R for
+// each call (riemdp_threads(), option riemdp.threads).
+// [[Rcpp::export(rng = false)]]
+void set_thread_limit_cpp(int threads) { set_thread_limit(threads); }
+
+// The number the core currently uses (tests).
+// [[Rcpp::export(rng = false)]]
+int thread_limit_cpp() { return thread_limit(); }

@@ -66,7 +66,7 @@ Rcpp::NumericVector samp_exact(Rcpp::List M, Rcpp::List eta, int n, std::string 
   // sample_isotropic writes every draw (or throws, and W is dropped).
   Writer W = Writer::uninitialised(n, D, by_row);
   ProgressBar bar(verbose, n, "Exact draws");
-  // Two streams (two threads on this project's 2-core machines); the draws
+  // Two streams (on at most two threads, within riemdp.threads); the draws
   // depend only on R's seed.
   interruptible([&] {
     sample_isotropic(
@@ -780,7 +780,8 @@ Rcpp::List gdp_det_cpp(std::string type, int d, double Delta, double sigma, std:
 // eps = 0, a refined supremum and a delta-method standard error;
 // "algorithm2" is Algorithm 2 of Jiang et al. (2023) as published
 // (frequencies, grid k..n_eps k). The draws use a fixed set of generator
-// streams on `threads` threads: the result depends on R's seed only.
+// streams on `threads` threads (0: those of riemdp.threads): the result
+// depends on R's seed only.
 // Beyond gdp::sigma_range: for Delta/sigma > 40 (no draw falls where the
 // loss is <= 0: the estimate is inf) mu = inf without draws; above hi the
 // estimate at hi times (hi/sigma)^p (an estimate of an upper bound); the
@@ -790,7 +791,7 @@ Rcpp::List gdp_det_cpp(std::string type, int d, double Delta, double sigma, std:
 // [[Rcpp::export]]
 Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::string method, int n, int m,
                       int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps, bool verbose = false,
-                      int threads = 2) {
+                      int threads = 0) {
   const int kappa = gdp_kappa(type);
   if (method != "monte_carlo" && method != "algorithm2")
     throw std::invalid_argument("unknown Monte Carlo method '" + method + "'");
@@ -837,24 +838,21 @@ Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::
       std::vector<double> L1 = draws(N, rng, threads), L2 = draws(N, rng, threads);
       const std::vector<double> ev(eval_eps.begin(), eval_eps.end());
       std::unique_ptr<gdp::GridSurvival> PP[2];
-      const int t2 = std::max(1, std::min(threads, 2));
-      parallel_blocks(t2, [&](int t) {
-        for (int k = t; k < 2; k += t2) {
-          if (k == 1) {
-            InterruptPoller poll;
-            for (double& v : L2) {
-              poll();
-              v = -v;
-            }
+      parallel_blocks(2, [&](int k) {
+        if (k == 1) {
+          InterruptPoller poll;
+          for (double& v : L2) {
+            poll();
+            v = -v;
           }
-          PP[k] = std::make_unique<gdp::GridSurvival>(std::move(k == 0 ? L1 : L2), eps_max, n_eps, ev);
         }
-      });
+        PP[k] = std::make_unique<gdp::GridSurvival>(std::move(k == 0 ? L1 : L2), eps_max, n_eps, ev);
+      }, threads);
       const gdp::GridSurvival &P1 = *PP[0], &P2 = *PP[1];
       auto lhat_of = [](double e, double f1, double f2) { return f1 - (f2 > 0.0 ? std::exp(e) * f2 : 0.0); };
       // Algorithm 2 as printed: mu_eps on the grid k, ..., n_eps k, maximum read off it.
       std::vector<double> mu_j(n_eps + 1, 0.0);
-      const int tb = n_eps >= 200 ? std::max(1, threads) : 1;
+      const int tb = n_eps >= 200 ? 16 : 1;
       parallel_blocks(tb, [&](int t) {
         InterruptPoller poll;
         for (int j = 1 + static_cast<int>(static_cast<long>(n_eps) * t / tb);
@@ -896,7 +894,7 @@ Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::
 
 // The privacy losses of n exact draws (tests: against full draws).
 // [[Rcpp::export]]
-Rcpp::NumericVector gdp_losses_cpp(std::string type, int d, double Delta, double sigma, int n, int threads = 2) {
+Rcpp::NumericVector gdp_losses_cpp(std::string type, int d, double Delta, double sigma, int n, int threads = 0) {
   const int kappa = gdp_kappa(type);
   Xoshiro256pp rng = rng_from_r();
   return interruptible([&] {

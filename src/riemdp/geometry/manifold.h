@@ -205,6 +205,34 @@ class Manifold {
     return cost / (2.0 * n);
   }
 
+  // Weighted batch form: sum = sum_i w_i Log_p(x_i); returns
+  // sum_i w_i |Log_p(x_i)|^2. Points of weight 0 are skipped (no Log).
+  virtual double weighted_log_sum(CVecRef p, const PointSet& X, CVecRef w, VecRef sum) const {
+    Vec buf(ambient()), l(ambient());
+    sum.setZero();
+    double cost = 0.0;
+    for (Eigen::Index i = 0; i < X.cols(); ++i) {
+      if (w[i] == 0.0) continue;
+      buf = X.col(i);
+      log(p, buf, l);
+      sum += w[i] * l;
+      cost += w[i] * inner(p, l, l);
+    }
+    return cost;
+  }
+
+  // Batch form of log and norm: Log_p(x_i) into column i of logs and
+  // |Log_p(x_i)| into norms[i].
+  virtual void log_many(CVecRef p, const PointSet& X, Eigen::Ref<Mat> logs, VecRef norms) const {
+    Vec buf(ambient()), l(ambient());
+    for (Eigen::Index i = 0; i < X.cols(); ++i) {
+      buf = X.col(i);
+      log(p, buf, l);
+      logs.col(i) = l;
+      norms[i] = norm(p, l);
+    }
+  }
+
   // ---- geodesic regression (methods article, "Fitting"; Kulkarni & Soto 2025, eq. 5-8) ----
   // Adjoint Jacobi fields along the geodesic t -> Exp_p(t w), yhat = Exp_p(w):
   // for eps in T_yhat, adj_p = (d_p Exp(p, w))^T eps (p varied with w

@@ -253,24 +253,93 @@ class SPD : public Manifold {
   double mean_log(CVecRef p, const PointSet& X, VecRef mean) const override {
     const Roots r = roots(p);
     Mat acc = Mat::Zero(k_, k_);
-    Vec buf(k_ * k_);
     double cost = 0.0;
-    for (Eigen::Index i = 0; i < X.cols(); ++i) {
-      buf = X.col(i);
-      Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(r.inv_half * as_mat(buf) * r.inv_half));
-      const Vec l = es.eigenvalues().array().log();
-      acc.noalias() += es.eigenvectors() * l.asDiagonal() * es.eigenvectors().transpose();
+    each_whitened(r.inv_half, X, [](Eigen::Index) { return false; }, [&](Eigen::Index, const auto& lam, const auto& U) {
+      const auto l = lam.array().log().matrix().eval();
+      acc.noalias() += U * l.asDiagonal() * U.transpose();
       cost += l.squaredNorm();
-    }
+    });
     const double n = static_cast<double>(X.cols());
     store(num::sym(r.half * (acc / n) * r.half), mean);
     return cost / (2.0 * n);
+  }
+
+  // The weighted sum whitened once: p^{1/2} (sum_i w_i logm(p^{-1/2} x_i
+  // p^{-1/2})) p^{1/2}, one eigendecomposition per point (the per-point log
+  // and inner took three).
+  double weighted_log_sum(CVecRef p, const PointSet& X, CVecRef w, VecRef sum) const override {
+    const Roots r = roots(p);
+    Mat acc = Mat::Zero(k_, k_);
+    double cost = 0.0;
+    each_whitened(r.inv_half, X, [&](Eigen::Index i) { return w[i] == 0.0; },
+                  [&](Eigen::Index i, const auto& lam, const auto& U) {
+                    if (!(lam(0) > 0.0)) throw domain_error("a point is not positive definite");
+                    const auto l = lam.array().log().matrix().eval();
+                    acc.noalias() += U * (w[i] * l).asDiagonal() * U.transpose();
+                    cost += w[i] * l.squaredNorm();
+                  });
+    store(num::sym(r.half * acc * r.half), sum);
+    return cost;
+  }
+
+  // Log_p(x_i) = p^{1/2} logm(p^{-1/2} x_i p^{-1/2}) p^{1/2} with p's roots
+  // computed once; |Log_p(x_i)| is the norm of the eigenvalues' logarithms.
+  void log_many(CVecRef p, const PointSet& X, Eigen::Ref<Mat> logs, VecRef norms) const override {
+    const Roots r = roots(p);
+    if (k_ == 2) return log_many_fixed<2>(r, X, logs, norms);
+    if (k_ == 3) return log_many_fixed<3>(r, X, logs, norms);
+    log_many_fixed<Eigen::Dynamic>(r, X, logs, norms);
   }
 
  private:
   int k_;
   Eigen::Map<const Mat> as_mat(CVecRef x) const { return Eigen::Map<const Mat>(x.data(), k_, k_); }
   void store(const Mat& A, VecRef out) const { out = Eigen::Map<const Vec>(A.data(), k_ * k_); }
+
+  // Calls f(i, lambda, U) with the eigendecomposition of the whitened point
+  // sym(inv_half x_i inv_half) for every i with !skip(i), in matrices of
+  // compile-time size K (2, 3: no allocation per point) or dynamic.
+  template <int K, class Skip, class F>
+  void each_whitened_k(const Mat& inv_half, const PointSet& X, Skip skip, F f) const {
+    using MatK = Eigen::Matrix<double, K, K>;
+    MatK ih, Q, W, Ws;
+    ih.resize(k_, k_);
+    Q.resize(k_, k_);
+    ih = inv_half;
+    Eigen::SelfAdjointEigenSolver<MatK> es(k_);
+    const Eigen::Index kk = static_cast<Eigen::Index>(k_) * k_;
+    for (Eigen::Index i = 0; i < X.cols(); ++i) {
+      if (skip(i)) continue;
+      for (Eigen::Index a = 0; a < kk; ++a) Q.data()[a] = X(a, i);
+      W.noalias() = ih * Q * ih;
+      Ws = 0.5 * (W + W.transpose());
+      es.compute(Ws);
+      f(i, es.eigenvalues(), es.eigenvectors());
+    }
+  }
+  template <class Skip, class F>
+  void each_whitened(const Mat& inv_half, const PointSet& X, Skip skip, F f) const {
+    if (k_ == 2) return each_whitened_k<2>(inv_half, X, skip, f);
+    if (k_ == 3) return each_whitened_k<3>(inv_half, X, skip, f);
+    each_whitened_k<Eigen::Dynamic>(inv_half, X, skip, f);
+  }
+  template <int K>
+  void log_many_fixed(const Roots& r, const PointSet& X, Eigen::Ref<Mat> logs, VecRef norms) const {
+    using MatK = Eigen::Matrix<double, K, K>;
+    MatK h, L, A;
+    h.resize(k_, k_);
+    h = r.half;
+    each_whitened_k<K>(r.inv_half, X, [](Eigen::Index) { return false; },
+                       [&](Eigen::Index i, const auto& lam, const auto& U) {
+                         if (!(lam(0) > 0.0)) throw domain_error("a point is not positive definite");
+                         const auto l = lam.array().log().matrix().eval();
+                         norms[i] = l.norm();
+                         L.noalias() = U * l.asDiagonal() * U.transpose();
+                         A.noalias() = h * L * h;
+                         for (Eigen::Index a = 0; a < k_; ++a)
+                           for (Eigen::Index b = 0; b < k_; ++b) logs(a + b * k_, i) = 0.5 * (A(a, b) + A(b, a));
+                       });
+  }
 
   // Entry (a, b) of the whitened transported residual E (basis U) scaled by
   // the Jacobi scalings of curvature -1 at length |lam_a - lam_b|/2 (the

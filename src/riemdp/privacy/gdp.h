@@ -849,9 +849,9 @@ constexpr int loss_streams = 4;
 // n draws of the privacy loss L(Y), Y ~ N_M(eta1, sigma^2): r from the exact
 // radial sampler, the angle phi to the direction of eta2 from its exact law
 // (draw_half_angle). The draws are split into loss_streams contiguous
-// blocks, block t using the generator jumped t times, run on `threads`
-// threads (thread i takes blocks i, i + threads, ...); rng is left jumped
-// loss_streams times, past every block.
+// blocks, block t using the generator jumped t times, shared out among at
+// most `threads` threads (parallel_blocks; threads < 1: thread_limit()); rng
+// is left jumped loss_streams times, past every block.
 template <class RadialDraw, class Rng>
 std::vector<double> draw_losses(const PairGeometry& G, long n, const RadialDraw& radial, Rng& rng, int threads = 1) {
   std::vector<double> L(n);
@@ -860,22 +860,20 @@ std::vector<double> draw_losses(const PairGeometry& G, long n, const RadialDraw&
     gens.push_back(rng);
     rng.jump();
   }
-  threads = std::max(1, std::min(threads, loss_streams));
+  if (threads < 1) threads = thread_limit();
   if (n < 20000) threads = 1;  // starting a thread costs more
-  parallel_blocks(threads, [&](int i) {
+  parallel_blocks(loss_streams, [&](int t) {
     InterruptPoller poll(count_progress);
-    for (int t = i; t < loss_streams; t += threads) {
-      Rng& g = gens[t];
-      const long begin = n * t / loss_streams, end = n * (t + 1) / loss_streams;
-      for (long k = begin; k < end; ++k) {
-        poll();
-        const double r = radial.draw(g);
-        double sh2, ch2;
-        draw_half_angle(G.d, g, sh2, ch2);
-        L[k] = G.loss(r, sh2, ch2);
-      }
+    Rng& g = gens[t];
+    const long begin = n * t / loss_streams, end = n * (t + 1) / loss_streams;
+    for (long k = begin; k < end; ++k) {
+      poll();
+      const double r = radial.draw(g);
+      double sh2, ch2;
+      draw_half_angle(G.d, g, sh2, ch2);
+      L[k] = G.loss(r, sh2, ch2);
     }
-  });
+  }, threads);
   return L;
 }
 

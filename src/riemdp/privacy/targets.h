@@ -33,7 +33,7 @@ struct RadialTarget {
 
 // The KNG of the Frechet mean as a field for kng_chain() (no shooting
 // vectors): (1/n) sum_i Log_x(x_i), minus the gradient of the Frechet cost,
-// on two threads for large n (mean_log_blocked).
+// on parallel threads for large n (mean_log_blocked).
 struct KNGFrechetField {
   const Manifold& M;
   const PointSet& X;

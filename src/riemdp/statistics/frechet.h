@@ -25,45 +25,38 @@ struct FrechetResult {
 // hyperboloid, ill-conditioned matrices); below this floor the gradient is
 // rounding noise and no step can reduce it reliably. The root mean squared
 // distance sqrt(2F) stands for the data's spread.
-// Weighted form of Manifold::mean_log: mean = sum_i w_i Log_p(x_i) / W and
-// the weighted Frechet cost sum_i w_i dist(p, x_i)^2 / (2W), W = sum_i w_i.
-// Points of weight 0 are skipped (no Log is computed for them).
-inline double weighted_mean_log(const Manifold& M, CVecRef p, const PointSet& X, const Vec& w, VecRef mean) {
-  Vec buf(M.ambient()), l(M.ambient());
-  mean.setZero();
-  double cost = 0.0, total = 0.0;
-  for (Eigen::Index i = 0; i < X.cols(); ++i) {
-    if (w[i] == 0.0) continue;
-    buf = X.col(i);
-    M.log(p, buf, l);
-    mean += w[i] * l;
-    cost += w[i] * M.inner(p, l, l);
-    total += w[i];
-  }
-  mean /= total;
-  return cost / (2.0 * total);
-}
-
-// Manifold::mean_log over fixed blocks of the points (data_pass_blocks), on
-// threads, combined in block order: the same value to rounding, the same bits
-// on any number of cores.
-inline double mean_log_blocked(const Manifold& M, CVecRef p, const PointSet& X, VecRef mean) {
+// mean = sum_i w_i Log_p(x_i) / W and the Frechet cost
+// F(p) = sum_i w_i dist(p, x_i)^2 / (2W), W = sum_i w_i (w null: all 1,
+// through Manifold::mean_log; else Manifold::weighted_log_sum, which skips
+// points of weight 0). The points are cut into fixed blocks
+// (data_pass_chunks) shared out among the threads (parallel_blocks) and the
+// blocks' sums added in block order: the same value to rounding, the same
+// bits on any number of threads.
+inline double mean_log_blocked(const Manifold& M, CVecRef p, const PointSet& X, VecRef mean,
+                               const Vec* w = nullptr) {
   const Eigen::Index n = X.cols();
-  const int D = M.ambient(), blocks = data_pass_blocks(static_cast<double>(n), D);
-  if (blocks == 1) return M.mean_log(p, X, mean);
+  const int D = M.ambient(), blocks = data_pass_chunks(static_cast<double>(n), D);
+  if (blocks == 1 && !w) return M.mean_log(p, X, mean);
   Mat parts(D, blocks);
-  Vec costs(blocks);
+  Vec costs(blocks), totals(blocks);
   parallel_blocks(blocks, [&](int t) {
     const Eigen::Index begin = n * t / blocks, end = n * (t + 1) / blocks;
     const PointSet part(X.data() + begin * X.outerStride(), X.rows(), end - begin,
                         Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(X.outerStride(), X.innerStride()));
+    if (w) {
+      costs[t] = M.weighted_log_sum(p, part, w->segment(begin, end - begin), parts.col(t));
+      totals[t] = w->segment(begin, end - begin).sum();
+      return;
+    }
     Vec m(D);
-    costs[t] = M.mean_log(p, part, m) * static_cast<double>(end - begin);
-    parts.col(t) = m * static_cast<double>(end - begin);
+    const double len = static_cast<double>(end - begin);
+    costs[t] = M.mean_log(p, part, m) * len;
+    parts.col(t) = m * len;
+    totals[t] = len;
   });
-  const double nd = static_cast<double>(n);
-  mean = parts.rowwise().sum() / nd;
-  return costs.sum() / nd;
+  const double total = w ? totals.sum() : static_cast<double>(n);
+  mean = parts.rowwise().sum() / total;
+  return w ? costs.sum() / (2.0 * total) : costs.sum() / total;  // mean_log's part came halved
 }
 
 inline double frechet_gradient_floor(const Manifold& M, CVecRef x, double data_scale, double F) {
@@ -119,7 +112,7 @@ inline FrechetResult frechet_mean(const Manifold& M, const PointSet& X, CVecRef 
   if (!(total > 0.0)) throw domain_error("the weights are all zero");
   data_scale /= total;
   auto eval = [&](CVecRef p, VecRef grad) {
-    return weights ? weighted_mean_log(M, p, X, *weights, grad) : mean_log_blocked(M, p, X, grad);
+    return mean_log_blocked(M, p, X, grad, weights);
   };
   Vec x(D), g(D), xn(D), gn(D), step(D);
   M.project(init, x);

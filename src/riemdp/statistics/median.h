@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "../geometry/manifold.h"
 #include "../interrupt.h"
+#include "../parallel.h"
 
 namespace riemdp {
 
@@ -39,34 +41,71 @@ struct MedianPass {
   Eigen::Index nearest = -1, coincident = -1;
 };
 
+// The pass runs on fixed blocks of the points (data_pass_chunks) shared out
+// among the threads, each block in chunks through Manifold::log_many; the
+// blocks' sums are added in block order, and the first coincident point and
+// the nearest one (first of the largest w_i/d_i) found in block order, so the
+// result is the same on any number of threads.
 inline void median_pass(const Manifold& M, CVecRef x, const PointSet& X, const Vec& w, double coincide,
-                        MedianPass& out, InterruptPoller& poll) {
+                        MedianPass& out) {
   const int D = M.ambient();
-  Vec buf(D), l(D);
+  const Eigen::Index n = X.cols();
+  const int blocks = data_pass_chunks(static_cast<double>(n), D);
+  struct Part {
+    Vec R;
+    double S = 0.0, WK = 0.0, F = 0.0, best = -1.0;
+    Eigen::Index nearest = -1, coincident = -1;
+  };
+  std::vector<Part> parts(blocks);
+  out.d.resize(n);
+  parallel_blocks(blocks, [&](int t) {
+    const Eigen::Index begin = n * t / blocks, end = n * (t + 1) / blocks;
+    constexpr Eigen::Index chunk = 256;
+    Part& p = parts[t];
+    p.R.setZero(D);
+    Mat logs(D, std::min(chunk, end - begin));
+    Vec norms(logs.cols());
+    InterruptPoller poll;
+    for (Eigen::Index b = begin; b < end; b += chunk) {
+      poll();  // one pass can be long (large n, costly Log)
+      const Eigen::Index len = std::min(chunk, end - b);
+      const PointSet sub(X.data() + b * X.outerStride(), X.rows(), len,
+                         Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(X.outerStride(), X.innerStride()));
+      M.log_many(x, sub, logs.leftCols(len), norms.head(len));
+      for (Eigen::Index j = 0; j < len; ++j) {
+        const Eigen::Index i = b + j;
+        out.d[i] = -1.0;
+        if (w[i] == 0.0) continue;
+        const double d = norms[j];
+        p.F += w[i] * d;
+        if (d <= coincide) {
+          p.WK += w[i];
+          if (p.coincident < 0) p.coincident = i;
+          continue;
+        }
+        out.d[i] = d;
+        p.R += (w[i] / d) * logs.col(j);
+        p.S += w[i] / d;
+        if (w[i] / d > p.best) {
+          p.best = w[i] / d;
+          p.nearest = i;
+        }
+      }
+    }
+  });
   out.R.setZero(D);
-  out.d.resize(X.cols());
   out.S = out.WK = out.F = 0.0;
   out.nearest = out.coincident = -1;
   double best = -1.0;
-  for (Eigen::Index i = 0; i < X.cols(); ++i) {
-    out.d[i] = -1.0;
-    if (w[i] == 0.0) continue;
-    poll();  // one pass can be long (large n, costly Log)
-    buf = X.col(i);
-    M.log(x, buf, l);
-    const double d = M.norm(x, l);
-    out.F += w[i] * d;
-    if (d <= coincide) {
-      out.WK += w[i];
-      if (out.coincident < 0) out.coincident = i;
-      continue;
-    }
-    out.d[i] = d;
-    out.R += (w[i] / d) * l;
-    out.S += w[i] / d;
-    if (w[i] / d > best) {
-      best = w[i] / d;
-      out.nearest = i;
+  for (const Part& p : parts) {
+    out.R += p.R;
+    out.S += p.S;
+    out.WK += p.WK;
+    out.F += p.F;
+    if (out.coincident < 0) out.coincident = p.coincident;
+    if (p.best > best) {
+      best = p.best;
+      out.nearest = p.nearest;
     }
   }
   out.Rnorm = M.norm(x, out.R);
@@ -126,10 +165,9 @@ inline MedianResult frechet_median(const Manifold& M, const PointSet& X, CVecRef
   auto floor_of = [&](CVecRef p, const detail::MedianPass& s) { return 64.0 * eps * scale_at(p) * s.S / W; };
 
   Vec x(D), xn(D), step(D), buf(D);
-  InterruptPoller poll;
   M.project(init, x);
   detail::MedianPass cur, next;
-  detail::median_pass(M, x, X, w, coincide_at(x), cur, poll);
+  detail::median_pass(M, x, X, w, coincide_at(x), cur);
   double g = grad_of(cur);
   Eigen::Index tested = -1;  // the last data point that failed the median test
   bool stalled = false;
@@ -143,7 +181,7 @@ inline MedianResult frechet_median(const Manifold& M, const PointSet& X, CVecRef
       buf = X.col(cur.nearest);
       M.project(buf, xn);
       const double c = coincide_at(xn);
-      detail::median_pass(M, xn, X, w, c, next, poll);
+      detail::median_pass(M, xn, X, w, c, next);
       if (next.coincident >= 0 && next.Rnorm <= next.WK && next.F <= cur.F + 4.0 * c * W) {
         x.swap(xn);
         std::swap(cur, next);
@@ -171,7 +209,7 @@ inline MedianResult frechet_median(const Manifold& M, const PointSet& X, CVecRef
       M.project(xn, xn);
       if (!xn.allFinite()) continue;  // not representable (Manifold::exp): a shorter step
       const double c = coincide_at(xn);
-      detail::median_pass(M, xn, X, w, c, next, poll);
+      detail::median_pass(M, xn, X, w, c, next);
       // F decreases, or stays within its rounding (about c W) while the
       // subgradient decreases; otherwise a shorter step
       if (next.F < cur.F || (next.F <= cur.F + 4.0 * c * W && grad_of(next) < g)) {
