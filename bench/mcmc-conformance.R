@@ -27,8 +27,9 @@
 ## KS p-value against the verdict's reference (and against Gamma(D, 1) and
 ## the long chain where available), for linear releases the KS p-value of the
 ## first slope against the exact law, and seconds per release.
-## With fewer than 1000 reference draws the empirical 99.9% quantile is
-## about their maximum.
+## With fewer than 2000 reference draws the empirical 99.9% quantile is
+## about their maximum, so the tails are taken from the Gamma law with the
+## reference draws' mean and variance (the wider of the two quantiles).
 ##
 ## Run from the package root with the package installed:
 ##   Rscript bench/mcmc-conformance.R [--quick] [--releases K] [--reference K2]

@@ -222,6 +222,16 @@ conf_compare <- function(L, ref) {
   } else {
     qhi <- stats::quantile(ref, 0.999, names = FALSE)
     qlo <- stats::quantile(ref, 0.001, names = FALSE)
+    if (length(ref) < 2000L) {
+      # Fewer than 2000 draws put the empirical 0.1% tails at about the
+      # sample's extremes; use the tails of the Gamma law with the
+      # reference's mean and variance instead (L is Gamma(D, 1) where the
+      # law is concentrated), and the wider of the two.
+      shape <- mean(ref)^2 / stats::var(ref)
+      rate <- mean(ref) / stats::var(ref)
+      qhi <- max(qhi, stats::qgamma(0.999, shape, rate))
+      qlo <- min(qlo, stats::qgamma(0.001, shape, rate))
+    }
     ks <- suppressWarnings(stats::ks.test(L, ref))
     # the asymptotic two-sample p-value is NaN at statistic 1 (disjoint samples)
     ks <- if (is.finite(ks$p.value)) ks$p.value else if (ks$statistic > 0.5) 0 else NA_real_

@@ -134,3 +134,18 @@ test_that("scheme = \"paper\": the shooting block leaves its start v = 0", {
   expect_identical(sum(speed < 1e-6), 0L)
   expect_gt(min(speed), 0.5)
 })
+
+test_that("the level test flags stuck releases against a small empirical reference", {
+  set.seed(7)
+  ref <- stats::rgamma(200, 4)
+  at_law <- stats::rgamma(400, 4)
+  stuck <- c(stats::rgamma(396, 4), rep(60, 4))
+  cmp_law <- conf_compare(at_law, ref)
+  cmp_stuck <- conf_compare(stuck, ref)
+  expect_lte(cmp_law[["above_999"]], 1 / 400)
+  expect_gt(cmp_stuck[["above_999"]], 1 / 400)
+  # the empirical 99.9% quantile of 200 draws is about their maximum: 3 of
+  # 400 draws from the law beyond it would "fail"; the Gamma tail does not
+  near_max <- c(stats::rgamma(397, 4), max(ref) * c(1.01, 1.02, 1.03))
+  expect_lte(conf_compare(near_max, ref)[["above_999"]], 1 / 400)
+})
