@@ -74,6 +74,8 @@ from_values <- function(M, values, n, single, like = NULL) {
     if (!is.null(nm)) colnames(values) <- nm
     return(values)
   }
+  # a list of matrices (as_numeric_layout) carries its names on its elements
+  if (is.list(like) && !is.data.frame(like) && length(like)) like <- like[[1L]]
   dn <- dimnames(like)[1:2]
   if (single) return(matrix(values, shape[1], shape[2], dimnames = dn))
   array(values, c(shape, n), dimnames = if (is.null(dn)) NULL else c(dn, list(NULL)))
@@ -95,7 +97,11 @@ as_numeric_layout <- function(M, x, arg, call) {
   if (is.list(x) && length(x) && !is.null(M$point_shape)) {
     shape <- M$point_shape
     ok <- vapply(x, function(m) is.numeric(m) && is.matrix(m) && identical(dim(m), as.integer(shape)), logical(1))
-    if (all(ok)) return(array(unlist(x, use.names = FALSE), c(shape, length(x))))
+    if (all(ok)) {
+      dn <- dimnames(x[[1L]])
+      dn <- if (is.null(dn) && is.null(names(x))) NULL else c(if (is.null(dn)) list(NULL, NULL) else dn, list(names(x)))
+      return(array(unlist(x, use.names = FALSE), c(shape, length(x)), dimnames = dn))
+    }
     abort(sprintf("`%s` is a list whose elements are not all numeric %d x %d matrices: give the points as a %d x %d x n array (simplify2array() stacks a list of matrices)",
                   arg, shape[1], shape[2], shape[1], shape[2]), call)
   }

@@ -320,9 +320,12 @@ available_memory <- function() {
   if (is.na(kb)) NA_real_ else 1024 * kb
 }
 
-# Labels of the points of X: row names, or the names of an array's third dimension.
+# Labels of the points of X: row names, the names of an array's third
+# dimension, or the names of a list of matrices.
 point_labels <- function(M, X, n) {
-  lab <- if (is.null(M$point_shape)) rownames(X) else if (length(dim(X)) == 3L) dimnames(X)[[3L]]
+  lab <- if (is.null(M$point_shape)) rownames(X)
+         else if (length(dim(X)) == 3L) dimnames(X)[[3L]]
+         else if (is.list(X) && !is.data.frame(X)) names(X)
   if (length(lab) == n) lab else NULL
 }
 

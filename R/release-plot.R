@@ -604,8 +604,16 @@ linear_release_data <- function(x, data, call, env = parent.frame()) {
   }
   tt <- x$terms
   environment(tt) <- env
+  # a release made with na.action = na.omit / na.exclude: the data drawn
+  # beside it drop their incomplete rows the same way
+  if (!is.null(x$na.action) && x$na.action %in% c("na.omit", "na.exclude") && is.data.frame(data)) {
+    vars <- intersect(c(all.vars(tt), all.vars(str2lang(response))), names(data))
+    data <- data[stats::complete.cases(data[vars]), , drop = FALSE]
+  }
   mf <- tryCatch(stats::model.frame(tt, data, na.action = stats::na.fail, xlev = x$xlevels),
-                 error = function(e) abort("`data` must hold the predictors of the release, without missing values", call))
+                 error = function(e) abort(if (is.null(x$na.action) || x$na.action == "na.fail")
+                                             "`data` must hold the predictors of the release, without missing values (the release was made without na.action)"
+                                           else "`data` must hold the predictors of the release", call))
   X <- stats::model.matrix(tt, mf, contrasts.arg = x$contrasts)[, -1L, drop = FALSE]
   y <- tryCatch(eval(str2lang(response), data, env),
                 error = function(e) abort(sprintf("`data` must hold the response `%s` of the release", response), call))

@@ -287,6 +287,11 @@ test_that("missing values are refused unless na.action drops them; n is then the
                                         na.action = "na.exclude", control = ctl)$n, 48L)
   expect_match(msg_of(dp_linear_regression(dist ~ speed, d, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200,
                                            na.action = na.pass)), "`na.action` must be NULL")
+  # the user's data drawn beside the release drop the same rows
+  pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_silent(plot(a, data = d))
+  expect_match(msg_of(plot(b, data = d)), "without missing values (the release was made without na.action)", fixed = TRUE)
 })
 
 test_that("private estimates keep the data's dimnames, as frechet_mean() does", {
@@ -305,6 +310,11 @@ test_that("private estimates keep the data's dimnames, as frechet_mean() does", 
   # a list of named matrices
   L <- lapply(seq_len(20), function(i) X[, , i])
   expect_identical(dimnames(coef(dp_frechet_mean(P3, L, epsilon = 20, radius = 3, center = diag(3)))), dn)
+  expect_identical(dimnames(frechet_mean(P3, L)$estimate), dn)
+  expect_identical(dimnames(frechet_median(P3, L)$estimate), dn)
+  # the list's names label the points, as simplify2array() would
+  names(L) <- sprintf("day%02d", seq_along(L))
+  expect_identical(rownames(riem_dist_matrix(P3, L, output = "matrix")), names(L))
   # without dimnames in the data, the centre's
   C <- diag(3)
   dimnames(C) <- list(letters[1:3], letters[1:3])
