@@ -66,3 +66,28 @@ test_that("help pages and the README use no project-internal names", {
   found <- internal_names(readLines(readme, encoding = "UTF-8", warn = FALSE))
   expect(length(found) == 0, sprintf("internal names in README.md: %s", paste(found, collapse = " | ")))
 })
+
+test_that("the README example prints what the README shows", {
+  readme <- testthat::test_path("../../README.md")
+  skip_if_not(file.exists(readme), "README.md is not next to the tests (R CMD check)")
+  text <- readLines(readme, encoding = "UTF-8", warn = FALSE)
+  fences <- which(startsWith(text, "```"))
+  first <- which(text[fences] == "```r")[1L]
+  code <- text[(fences[first] + 1L):(fences[first + 1L] - 1L)]
+  shown <- text[(fences[first + 2L] + 1L):(fences[first + 3L] - 1L)]
+  expect_match(text[fences[first + 1L] + 2L], "^It prints")
+  old <- options(width = 80)
+  on.exit(options(old), add = TRUE)
+  # the example's statements whose value is printed at the console
+  printed <- utils::capture.output({
+    env <- new.env(parent = globalenv())
+    for (e in parse(text = code)) {
+      v <- withVisible(eval(e, env))
+      if (v$visible) print(v$value)
+    }
+  })
+  start <- grep("^<riemdp release>", printed)
+  expect_length(start, 1L)
+  got <- printed[start:(start + length(shown) - 1L)]
+  expect_identical(got, shown)
+})
