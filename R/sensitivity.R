@@ -66,10 +66,11 @@ frechet_sensitivities <- function(M, n, radius, call) {
   n <- check_whole_number(n, "n", 1, call)  # a number in the bound, not a count of anything stored
   radius <- check_positive(radius, "radius", call)
   s <- priv_frechet_sensitivity(M, n, radius)
-  if (!(radius < s$radius_max))
-    abort(sprintf("`radius` = %s must be below r* = %s on %s (r* = 1/2 min{inj, pi/(2 sqrt(kappa))}, Reimherr, Bharath & Soto 2021, Assumption 1)",
-                  format_distinct(radius, s$radius_max)[1], format_distinct(radius, s$radius_max)[2],
-                  manifold_label(M)), call)
+  if (!(radius < s$radius_max)) {
+    shown <- format_distinct(radius, s$radius_max)
+    abort(sprintf("`radius` = %s %s r* = %s on %s, and must be strictly below it (r* = 1/2 min{inj, pi/(2 sqrt(kappa))}, Reimherr, Bharath & Soto 2021, Assumption 1): the sensitivity grows without limit as the radius approaches r*, so choose a radius well below it (sensitivity_radius_max(M) gives r*)",
+                  shown[1], if (radius == s$radius_max) "equals" else "exceeds", shown[2], manifold_label(M)), call)
+  }
   s
 }
 
