@@ -35,9 +35,10 @@
 ##   Rscript bench/mcmc-conformance.R [--quick] [--releases K] [--reference K2]
 ##       [--manifolds euclidean,sphere,hyperbolic,spd,kendall,frechet]
 ##       [--n 20,500] [--epsilon 2,20] [--frac 0,0.9] [--tau-m tight,loose]
+##       [--frechet-on sphere(2),hyperbolic(2),spd(2),kendall(8)]
 ##       [--ref-budget SECONDS] [--csv PATH] [--seed S]
 ## --quick: a small subset (8 configurations, K = 40; a few minutes today).
-## The full matrix (2 x 3 x 3 x 3 x 2 linear, 4 x 54 geodesic, 27 Frechet
+## The full matrix (2 x 3 x 3 x 3 x 2 linear, 4 x 54 geodesic, 4 x 27 Frechet
 ## configurations at K = 400) takes hours at today's speed: select with
 ## --manifolds / --n / --epsilon.
 
@@ -66,6 +67,8 @@ eps_set <- num_list(arg_value("--epsilon", "0.5,2,20"))
 frac_set <- num_list(arg_value("--frac", "0,0.5,0.9"))
 tight <- c(tight = 1.1, loose = 4)   # tau_m (beta_max) over the true |v| (|slope change|)
 tau_m_set <- strsplit(arg_value("--tau-m", "tight,loose"), ",", fixed = TRUE)[[1L]]
+# the manifolds of the Frechet-mean family
+frechet_on <- strsplit(arg_value("--frechet-on", "sphere(2),hyperbolic(2),spd(2),kendall(8)"), ",", fixed = TRUE)[[1L]]
 stopifnot(all(tau_m_set %in% names(tight)))
 
 ## ---- the configurations ---------------------------------------------------------
@@ -93,7 +96,8 @@ if (quick) {
   if ("euclidean" %in% families) parts <- c(parts, list(grid("linear", "euclidean(1)", 1L), grid("linear", "euclidean(3)", 3L)))
   for (mf in c("sphere(2)", "hyperbolic(2)", "spd(2)", "kendall(8)"))
     if (sub("\\(.*", "", mf) %in% families) parts <- c(parts, list(grid("geodesic", mf, 1L)))
-  if ("frechet" %in% families) parts <- c(parts, list(grid("frechet", "sphere(2)", 0L)))
+  if ("frechet" %in% families)
+    for (mf in frechet_on) parts <- c(parts, list(grid("frechet", mf, 0L)))
   configs <- do.call(rbind, parts)
 }
 stopifnot(nrow(configs) > 0L)

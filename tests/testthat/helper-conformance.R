@@ -195,6 +195,8 @@ conf_frechet_data <- function(key, n, frac, spread = 0.05) {
   st <- conf_manifold_setup(key)
   M <- st$M
   p0 <- st$p0
+  # the mean's ball must lie below r* (pi/8 on Kendall's space itself)
+  st$radius <- min(st$radius, 0.9 * sensitivity_radius_max(M))
   w <- conf_direction(M, p0, 12L)
   center <- if (frac > 0) riem_exp(M, p0, frac * st$radius * w) else p0
   X <- NULL
