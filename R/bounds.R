@@ -75,6 +75,19 @@
 #' limit), and \eqn{2 \times}{2 x} `region_radius` where \eqn{r^*}{r*} is
 #' infinite. A private radius is thus never above what the release admits.
 #'
+#' **Utility.** The scale stage's utility is flat, at
+#' \eqn{-(1 - f) n}{-(1 - f) n}, on every radius of the grid beyond the farthest
+#' point, and each of those radii keeps a weight
+#' \eqn{\exp(-\epsilon_s (1 - f) n / 2)}{exp(-epsilon_s (1 - f) n / 2)} relative to the best:
+#' when \eqn{\epsilon_s (1 - f) n / 2}{epsilon_s (1 - f) n / 2} is small (2.5 at
+#' \eqn{n = 500}{n = 500}, \eqn{f = 0.9}{f = 0.9}, \eqn{\epsilon_s = 0.1}{epsilon_s = 0.1}) and the grid
+#' reaches far beyond the data (a public ball much larger than the data),
+#' the private radius often overshoots, and the mean's noise grows with it.
+#' A public `radius_max` nearer the expected spread, fewer radii, or a
+#' larger part of the budget for the scale stage (`split` below 0.5) help;
+#' `bench/private-bounds.R` in the package sources measures it. On the
+#' sphere the grid stops at \eqn{\pi/8}{pi/8} and the overshoot is small.
+#'
 #' **Can the budget localise?** The exponential mechanism picks a candidate
 #' whose utility is within about
 #' \eqn{(2/\epsilon_s)\log N}{(2/epsilon_s) log N} of the best among

@@ -188,6 +188,11 @@ test_that("bad input: errors from public quantities only", {
                                bounds = dp_bounds(region_center = rep(0, 6), region_radius = 100)), "max_candidates")
   P <- manifold_spd(2)
   expect_error(dp_frechet_mean(P, array(diag(2), c(2, 2, 600)), epsilon = 1, bounds = dp_bounds()), "not yet supported")
+  K <- manifold_kendall(4)
+  conf <- matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4, 2)
+  expect_error(dp_frechet_mean(K, array(conf, c(4, 2, 600)), epsilon = 1, bounds = dp_bounds()), "not yet supported")
+  rk <- dp_frechet_mean(K, array(conf, c(4, 2, 600)), epsilon = 1, center = conf, bounds = dp_bounds())
+  expect_lte(rk$radius, sensitivity_radius_max(K) / 2)
   # spd with a stated centre: the radius is found privately
   Z <- array(diag(2), c(2, 2, 600))
   rp <- dp_frechet_mean(P, Z, epsilon = 1, center = diag(2), bounds = dp_bounds(radius_max = 4))
