@@ -252,6 +252,9 @@ print.riemdp_bounds <- function(x, digits = max(3L, getOption("digits") - 3L), .
 #' @export
 coef.riemdp_bounds <- function(object, ...) list(center = object$center, radius = object$radius)
 
+#' @export
+summary.riemdp_bounds <- function(object, ...) object
+
 # ---- internals -------------------------------------------------------------
 
 check_bounds_spec <- function(bounds, call) {

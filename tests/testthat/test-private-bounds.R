@@ -61,6 +61,19 @@ test_that("location stage audit: selection log-ratios stay within epsilon, and a
   f1b <- draw_freq(function() riemdp:::bounds_location_stage(S2, S1, plan, eps_factor = 10), 3, n_draws)
   f2b <- draw_freq(function() riemdp:::bounds_location_stage(S2, S2s, plan, eps_factor = 10), 3, n_draws)
   expect_gt(audit_excess(f1b, f2b)$lower, eps)
+  # near the worst case of the exponential mechanism (the moved point's
+  # candidate rare, the other dominant: exact log-ratio 0.95 epsilon), the
+  # claimed epsilon still holds
+  D3 <- rbind(A, matrix(B, 30, 3, byrow = TRUE))
+  D4 <- matrix(B, 31, 3, byrow = TRUE)
+  plan <- riemdp:::bounds_plan(S2, spec, 200, eps, NULL, 0.1, NULL)
+  f3 <- draw_freq(function() riemdp:::bounds_location_stage(S2, riemdp:::as_points(S2, D3, "X"), plan), 3, n_draws)
+  f4 <- draw_freq(function() riemdp:::bounds_location_stage(S2, riemdp:::as_points(S2, D4, "X"), plan), 3, n_draws)
+  exact <- max(abs(log(em_probs(c(1, 30, 0), eps) / em_probs(c(0, 31, 0), eps))))
+  expect_gt(exact, 0.9 * eps)
+  a <- audit_excess(f3, f4)
+  expect_lt(a$lower, eps)
+  expect_lt(abs(a$max_log_ratio - exact), 4 * a$se)
 })
 
 test_that("scale stage audit: selection log-ratios stay within epsilon, and a 10x mechanism fails", {
