@@ -64,7 +64,8 @@
 #' the location stage is not yet supported (a net grows too fast with the
 #' dimension; the planned route is a coarse first private release in a large
 #' public ball): state `center`, and the scale stage finds the radius.
-#' `candidates` replaces the net by any public set of points.
+#' `candidates` replaces the net by any public set of points (sphere, euclidean
+#' and hyperbolic space).
 #'
 #' **Grid of radii (public).** `n_radii` radii, geometric from
 #' `radius_max / 1000` to `radius_max`, or the public `radii` given. By
@@ -326,8 +327,12 @@ bounds_region <- function(M, spec, call) {
 # The public net of candidate centres (a set), from the specification and M.
 bounds_net <- function(M, spec, region, call) {
   r <- spec$count_radius
+  if (M$type %in% c("spd", "kendall"))
+    abort(sprintf("finding the centre privately is not yet supported on %s: a net of candidate centres grows too fast with its dimension %d (the planned route is a coarse first private release inside a large public ball). State a public `center` (the radius is then found privately)",
+                  manifold_label(M), M$dim), call)
   if (!is.null(spec$candidates)) {
     cand <- as_points(M, spec$candidates, "candidates", call)
+    cand$x <- matrix(cand$x, cand$n)
     if (is.null(r)) {
       if (M$type == "sphere") r <- pi / 12
       else if (!is.null(region$radius)) r <- region$radius / 10
@@ -337,9 +342,6 @@ bounds_net <- function(M, spec, region, call) {
       abort(sprintf("`candidates` holds %d points, more than `max_candidates` = %d", cand$n, spec$max_candidates), call)
     return(list(set = cand, count_radius = r, like = NULL))
   }
-  if (M$type %in% c("spd", "kendall"))
-    abort(sprintf("finding the centre privately is not yet supported on %s: a net of candidate centres grows too fast with its dimension %d (the planned route is a coarse first private release inside a large public ball). State a public `center` (the radius is then found privately), or give public `candidates` in dp_bounds()",
-                  manifold_label(M), M$dim), call)
   if (M$type == "sphere") {
     if (is.null(r)) r <- pi / 12
     h <- spec$spacing %||% (r / 3)
@@ -547,7 +549,7 @@ frechet_release_with_bounds <- function(M, X, epsilon, radius, center, mechanism
   mechanism <- arg_match(mechanism, c("laplace", "kng", "gaussian"), "mechanism", call)
   if (mechanism == "gaussian")
     abort("`bounds` accounts in epsilon-DP: private bounds with the Gaussian mechanism (mu-GDP) are not supported; use mechanism = \"laplace\" or \"kng\"", call)
-  if (given[["outside"]] && !identical(outside, "clip") && !identical(outside, c("error", "clip")))
+  if (given[["outside"]] && arg_match(outside, c("error", "clip"), "outside", call) != "clip")
     abort("with `bounds`, points outside the private ball are always clipped to it (outside = \"clip\" is forced: an error would depend on the data); drop `outside`", call)
   if (missing(epsilon) || is.null(epsilon))
     abort(sprintf("the %s mechanism needs `epsilon`, the total privacy budget (a single finite number > 0)", mechanism), call)
@@ -582,6 +584,9 @@ frechet_release_with_bounds <- function(M, X, epsilon, radius, center, mechanism
                          sprintf("sigma = %s*Delta/epsilon = %s at the largest radius the stages can return (%s) and the mean's epsilon %s",
                                  factor, format(sigma_w, digits = 4), format(worst_r, digits = 4), format(eps_mean, digits = 4)),
                          call)
+    check_rate(M, mechanism, sigma_w, call,
+               sprintf("sigma = %s at the largest radius the stages can return (%s)", format(sigma_w, digits = 4),
+                       format(worst_r, digits = 4)))
   }
   # The data enter below: the stages, then the mean.
   found <- bounds_run(M, S, plan, C, if (given[["radius"]]) radius else NULL)
