@@ -588,6 +588,19 @@ frechet_release_with_bounds <- function(M, X, epsilon, radius, center, mechanism
                sprintf("sigma = %s at the largest radius the stages can return (%s)", format(sigma_w, digits = 4),
                        format(worst_r, digits = 4)))
   }
+  # KNG on R^d with method = "exact": the exact sampler must be available at
+  # every radius the stages can return (else its error would depend on them).
+  if (mechanism == "kng" && M$type == "euclidean" &&
+      identical(arg_match(method, c("auto", "exact", "mh"), "method", call), "exact")) {
+    rs <- if (plan$find_radius) plan$radii else radius
+    ok <- vapply(rs, function(r) {
+      sg <- 2 * frechet_sensitivities(M, n, r, call)$gradient / eps_mean
+      !is.null(kng_euclid_plan(M$d, sg, r)$proposal)
+    }, logical(1))
+    if (!all(ok))
+      abort(sprintf("`method = \"exact\"`: the exact K-norm gradient draw is not available at every radius the scale stage can return (the proven acceptance falls below %s at radius %s); use method = \"auto\"",
+                    format(kng_exact_min_acceptance), format(rs[!ok][1L], digits = 4)), call)
+  }
   # The data enter below: the stages, then the mean.
   found <- bounds_run(M, S, plan, C, if (given[["radius"]]) radius else NULL)
   ctr <- from_values(M, found$center, 1L, TRUE, if (given[["center"]]) center else NULL)
