@@ -84,8 +84,8 @@
 #' \eqn{n = 500}{n = 500}, \eqn{f = 0.9}{f = 0.9}, \eqn{\epsilon_s = 0.1}{epsilon_s = 0.1}) and the grid
 #' reaches far beyond the data (a public ball much larger than the data),
 #' the private radius often overshoots, and the mean's noise grows with it.
-#' A public `radius_max` nearer the expected spread, fewer radii, or a
-#' larger part of the budget for the scale stage (`split` below 0.5) help;
+#' A public `radius_max` nearer the expected spread, or a larger part of
+#' the budget for the scale stage (`split` below 0.5), helps;
 #' `bench/private-bounds.R` in the package sources measures it. On the
 #' sphere the grid stops at \eqn{\pi/8}{pi/8} and the overshoot is small.
 #'
@@ -96,7 +96,10 @@
 #' fraction of the public n) the stage cannot find the data, and the release
 #' is an error that says so, computed from public n, \eqn{\epsilon}{epsilon},
 #' `share`, `split`, `fraction` and the sizes of the net and grid, before the
-#' data are used.
+#' data are used. The check is necessary, not sufficient: it assumes the best
+#' candidate counts \eqn{f n}{f n} points, and a count radius much smaller
+#' than the data's spread gives it fewer (the stage then often picks a
+#' candidate far from the data, which costs utility, not privacy).
 #'
 #' @param share The share of the total \eqn{\epsilon}{epsilon} that
 #'   [dp_frechet_mean()] spends on the bounds, strictly between 0 and 1; the
