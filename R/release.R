@@ -127,11 +127,36 @@
 #' points in, a bias the release does not report.
 #' `vignette("choosing-bounds", package = "riemdp")` works through examples.
 #'
+#' @section Private bounds:
+#' Users who cannot state where their data lie can have the bounds found
+#' privately: `bounds = dp_bounds(share = 0.2, ...)` (see [dp_bounds()]).
+#' Whichever of `center` and `radius` is given is used as given; the others
+#' are found by exponential mechanisms (McSherry & Talwar 2007; the radius by
+#' a private quantile, as in Smith 2011) with
+#' \eqn{share \times \epsilon}{share x epsilon}, and the mean is released in the
+#' private ball with \eqn{(1 - share) \times \epsilon}{(1 - share) x epsilon}. On this route
+#' points outside the ball are always clipped to it (`outside = "clip"` is
+#' forced: an error would depend on the data). The release records each
+#' private bound with its \eqn{\epsilon}{epsilon} (`bounds_stages`), the mean's
+#' \eqn{\epsilon}{epsilon} (`epsilon_mean`) and, in `epsilon`, the total: it prints one
+#' guarantee, the sum by basic composition with the stages listed, and
+#' [dp_budget()] charges the total. Laplace and KNG only (the accounting is
+#' in \eqn{\epsilon}{epsilon}). Before the data are used, the release checks from
+#' public numbers that the stages can localise with their budget, and that
+#' the largest ball they can return admits the mechanism's law. Bounds found
+#' once by [dp_find_bounds()] can also be given as public `center` and
+#' `radius` of later releases (each charged on its own).
+#'
 #' @inheritParams geometry
 #' @param X Data points in the manifold's layout.
-#' @param epsilon Privacy budget \eqn{\epsilon > 0}{epsilon > 0} (Laplace and KNG).
+#' @param epsilon Privacy budget \eqn{\epsilon > 0}{epsilon > 0} (Laplace and KNG);
+#'   with `bounds`, the total of the bounds and the mean.
+#' @param bounds `NULL` (the default: `center` and `radius` are public and
+#'   required), or a [dp_bounds()] specification: the bounds not given are
+#'   found privately with its `share` of `epsilon` (section Private bounds).
 #' @param radius,center The public ball \eqn{B_r(c)}{B_r(c)} that holds the data;
 #'   `radius` must be below \eqn{r^*}{r^*} (see [sensitivity_frechet_mean()]).
+#'   With `bounds`, either may be left out and is then found privately.
 #' @param mechanism `"laplace"`, `"kng"` or `"gaussian"`.
 #' @param outside What to do with points outside the ball: `"error"` or `"clip"`.
 #' @param normalizer `"conservative"` (\eqn{\sigma = 2\Delta/\epsilon}{sigma = 2 Delta/epsilon}) or
@@ -170,12 +195,25 @@
 #' coef(rel)
 #' # the Gaussian mechanism at a target mu: sigma comes from gdp_sigma()
 #' dp_frechet_mean(S2, X, radius = pi / 8, center = north, mechanism = "gaussian", mu = 1)
+#' # no public ball: 20% of epsilon finds it privately (somewhere on the sphere)
+#' set.seed(2)
+#' Y <- riem_rgaussian(S2, 500, north, 0.1)
+#' dp_frechet_mean(S2, Y, epsilon = 1, bounds = dp_bounds(share = 0.2))
 #' @export
 dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplace", "kng", "gaussian"),
                             outside = c("error", "clip"), normalizer = c("conservative", "footprint_free"),
-                            sigma = NULL, mu = NULL, method = c("auto", "exact", "mh"), control = NULL) {
+                            sigma = NULL, mu = NULL, method = c("auto", "exact", "mh"), control = NULL,
+                            bounds = NULL) {
   # Every error of a release is raised with this call, which holds no data.
   call <- call_without_data(match.call(), "X")
+  if (!is.null(bounds)) {
+    if (!is.null(sigma) || !is.null(mu))
+      abort("`bounds` accounts in epsilon-DP: `sigma` and `mu` (the Gaussian mechanism) are not used with private bounds; give `epsilon`", call)
+    return(frechet_release_with_bounds(M, X, epsilon, radius, center, mechanism, outside, normalizer, method,
+                                       control, bounds, call,
+                                       c(center = !missing(center), radius = !missing(radius),
+                                         outside = !missing(outside))))
+  }
   check_manifold(M, call)
   mechanism <- arg_match(mechanism, c("laplace", "kng", "gaussian"), "mechanism", call)
   outside <- arg_match(outside, c("error", "clip"), "outside", call)
@@ -435,6 +473,8 @@ kng_exact_label <- function(x) {
 }
 
 guarantee_sentence <- function(x) {
+  # private bounds (dp_frechet_mean(bounds = )): one composed guarantee
+  if (!is.null(x$bounds_stages)) return(bounds_release_sentence(x))
   sampler <- switch(x$sampler,
                     exact = if (x$mechanism == "kng") sprintf("an exact draw (%s)", kng_exact_label(x)) else "an exact draw",
                     mh = "a Metropolis-Hastings draw (the guarantee is that of the exact law, which the chain approximates)",
@@ -491,8 +531,12 @@ print.summary.riemdp_release <- function(x, digits = max(3L, getOption("digits")
   print_guarantee(x$release, x$guarantee)
   cat(sprintf("Mechanism: %s; sigma = %s; sensitivity = %s; normalizer: %s\n", r$mechanism,
               format(r$sigma, digits = digits), format(r$sensitivity, digits = digits), r$normalizer))
-  cat(sprintf("Public parameters: n = %d; ball of radius %s around the centre below; points outside: %s\n",
-              r$n, format(r$radius, digits = digits), r$outside))
+  if (is.null(r$bounds_stages))
+    cat(sprintf("Public parameters: n = %d; ball of radius %s around the centre below; points outside: %s\n",
+                r$n, format(r$radius, digits = digits), r$outside))
+  else
+    cat(sprintf("Public n = %d; ball found privately (%s): radius %s around the centre below; points outside: clipped (forced)\n",
+                r$n, paste(r$private_bounds, collapse = " and "), format(r$radius, digits = digits)))
   print(r$center, digits = digits)
   cat(sprintf("Sampler: %s\n", if (r$sampler == "exact" && r$mechanism == "kng")
                                   sprintf("exact draw (%s)", kng_exact_label(r)) else r$sampler))

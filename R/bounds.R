@@ -1,0 +1,621 @@
+# Private bounds for the private Frechet mean: the centre and radius of the
+# public ball B_r(c) that dp_frechet_mean() needs, found under differential
+# privacy with a stated share of the budget (issue 21, stage 1).
+#
+# Two stages, each an exponential mechanism (McSherry & Talwar 2007) over a
+# public finite set, with a utility of sensitivity 1 under replace-one
+# adjacency:
+#   location: candidates c_j of a public net, u_j = #{i: d(x_i, c_j) <= r};
+#   scale:    radii r_j of a public grid around the (private or stated)
+#             centre c, u_j = -|#{i: d(x_i, c) <= r_j} - fraction * n|
+#             (a private quantile by the exponential mechanism, Smith 2011).
+# Each draws index j with probability proportional to exp(eps * u_j / 2),
+# exactly: weights normalised by their maximum (log-sum-exp), then one
+# uniform from R's generator (set.seed() reproduces). The work is the same
+# whatever the data (every candidate is scored against every point; no
+# branch on a count), and no message or error depends on the data. Nets and
+# grids are built from arguments and constants only, without R's generator.
+
+#' Public settings for privately found bounds
+#'
+#' `dp_bounds()` states, publicly, how the bounds of a private Fréchet mean
+#' that the user cannot state are to be found under differential privacy:
+#' what share of the budget they may spend, the public region they lie in,
+#' and the public nets, grids and fractions of the two stages. It touches no
+#' data; the result is spent by [dp_frechet_mean()] (`bounds = dp_bounds()`)
+#' or by [dp_find_bounds()].
+#'
+#' **Stages.** Two exponential mechanisms (McSherry & Talwar 2007), each over
+#' a public finite set with a utility of sensitivity 1 under replace-one
+#' adjacency, drawing index \eqn{j}{j} with probability proportional to
+#' \eqn{\exp(\epsilon_s u_j / 2)}{exp(epsilon_s u_j / 2)}, which is
+#' \eqn{\epsilon_s}{epsilon_s}-DP:
+#' * *location* (the centre): candidates \eqn{c_j}{c_j} of a public net,
+#'   \eqn{u_j = \#\{i : d(x_i, c_j) \le r\}}{u_j = #{i : d(x_i, c_j) <= r}}, the
+#'   number of points within the public count radius \eqn{r}{r};
+#' * *scale* (the radius): radii \eqn{r_j}{r_j} of a public grid around the
+#'   centre \eqn{c}{c},
+#'   \eqn{u_j = -|\#\{i : d(x_i, c) \le r_j\} - f n|}{u_j = -|#{i : d(x_i, c) <= r_j} - f n|}
+#'   with \eqn{f}{f} the public `fraction`: a private quantile of the
+#'   distances by the exponential mechanism (Smith 2011), on a grid.
+#'
+#' The bounds' budget (`share` \eqn{\times}{x} `epsilon` in [dp_frechet_mean()],
+#' all of `epsilon` in [dp_find_bounds()]) goes `split` to the location stage
+#' and \eqn{1 - }{1 - }`split` to the scale stage when both run, and wholly to
+#' the one that runs when the user states the other bound. The stages and the
+#' mean compose by basic composition (Dwork & Roth 2014, Thm 3.16): the total
+#' is the sum.
+#'
+#' **Nets (public).** On [manifold_sphere()] the candidates cover the whole
+#' sphere, or the public cap of radius `region_radius` around
+#' `region_center`: on \eqn{S^1}{S^1} equally spaced angles, on
+#' \eqn{S^2}{S^2} a Fibonacci lattice (near equal area per point), on
+#' \eqn{S^d}{S^d}, \eqn{d \ge 3}{d >= 3}, a deterministic quasi-random
+#' (Kronecker) sequence mapped to the sphere; their number is the area of the
+#' sphere over `spacing`\eqn{^d}{^d}. On [manifold_euclidean()] and
+#' [manifold_hyperbolic()] they are a cubic grid of step `spacing` in normal
+#' coordinates at the public `region_center`, within the public ball of
+#' radius `region_radius` (a large ball: public knowledge such as "somewhere
+#' within 1000 km"); on hyperbolic space the grid is finer than `spacing`
+#' near the centre and coarser far from it, since normal coordinates stretch
+#' distances by \eqn{\sinh(\rho)/\rho}{sinh(rho)/rho}. A net with more than
+#' `max_candidates` points (a high dimension, or a fine spacing) is an error
+#' that names the remedies. On [manifold_spd()] and [manifold_kendall()]
+#' the location stage is not yet supported (a net grows too fast with the
+#' dimension; the planned route is a coarse first private release in a large
+#' public ball): state `center`, and the scale stage finds the radius.
+#' `candidates` replaces the net by any public set of points (sphere, euclidean
+#' and hyperbolic space).
+#'
+#' **Grid of radii (public).** `n_radii` radii, geometric from
+#' `radius_max / 1000` to `radius_max`, or the public `radii` given. By
+#' default `radius_max` is half the largest radius [dp_frechet_mean()]
+#' admits, \eqn{r^*/2}{r*/2} ([sensitivity_radius_max()]: \eqn{\pi/8}{pi/8} on
+#' \eqn{S^d}{S^d}, \eqn{d \ge 2}{d >= 2}, where the sensitivity is 1.55 times
+#' its flat value \eqn{2r/n}{2r/n}; near \eqn{r^*}{r*} it grows without
+#' limit), and \eqn{2 \times}{2 x} `region_radius` where \eqn{r^*}{r*} is
+#' infinite. A private radius is thus never above what the release admits.
+#'
+#' **Utility.** The scale stage's utility is flat, at
+#' \eqn{-(1 - f) n}{-(1 - f) n}, on every radius of the grid beyond the farthest
+#' point, and each of those radii keeps a weight
+#' \eqn{\exp(-\epsilon_s (1 - f) n / 2)}{exp(-epsilon_s (1 - f) n / 2)} relative to the best:
+#' when \eqn{\epsilon_s (1 - f) n / 2}{epsilon_s (1 - f) n / 2} is small (2.5 at
+#' \eqn{n = 500}{n = 500}, \eqn{f = 0.9}{f = 0.9}, \eqn{\epsilon_s = 0.1}{epsilon_s = 0.1}) and the grid
+#' reaches far beyond the data (a public ball much larger than the data),
+#' the private radius often overshoots, and the mean's noise grows with it.
+#' A public `radius_max` nearer the expected spread, or a larger part of
+#' the budget for the scale stage (`split` below 0.5), helps;
+#' `bench/private-bounds.R` in the package sources measures it. On the
+#' sphere the grid stops at \eqn{\pi/8}{pi/8} and the overshoot is small.
+#'
+#' **Can the budget localise?** The exponential mechanism picks a candidate
+#' whose utility is within about
+#' \eqn{(2/\epsilon_s)\log N}{(2/epsilon_s) log N} of the best among
+#' \eqn{N}{N}. When that count gap exceeds \eqn{f n}{f n} (the public
+#' fraction of the public n) the stage cannot find the data, and the release
+#' is an error that says so, computed from public n, \eqn{\epsilon}{epsilon},
+#' `share`, `split`, `fraction` and the sizes of the net and grid, before the
+#' data are used. The check is necessary, not sufficient: it assumes the best
+#' candidate counts \eqn{f n}{f n} points, and a count radius much smaller
+#' than the data's spread gives it fewer (the stage then often picks a
+#' candidate far from the data, which costs utility, not privacy).
+#'
+#' @param share The share of the total \eqn{\epsilon}{epsilon} that
+#'   [dp_frechet_mean()] spends on the bounds, strictly between 0 and 1; the
+#'   mean gets the rest.
+#' @param region_center,region_radius The public region that holds the data.
+#'   Sphere: `NULL` (the default) for the whole sphere, or a public cap.
+#'   Euclidean and hyperbolic: required when the centre is to be found (a
+#'   public point and a large public radius).
+#' @param count_radius The public radius \eqn{r}{r} of the location stage's
+#'   counts. Default: \eqn{\pi/12}{pi/12} on the sphere,
+#'   `region_radius / 10` elsewhere. A radius near the data's expected spread
+#'   localises best.
+#' @param spacing The public spacing of the net. Default: `count_radius / 3`
+#'   on the sphere, `count_radius` on euclidean and hyperbolic space.
+#' @param candidates `NULL` or a public set of candidate centres (points of
+#'   the manifold), replacing the net.
+#' @param max_candidates The public cap on the size of the net.
+#' @param fraction The public fraction \eqn{f}{f} of the points that the
+#'   private radius should hold, in (0, 1).
+#' @param split The public part of the bounds' budget for the location stage
+#'   when both stages run, in (0, 1).
+#' @param radius_max,n_radii,radii The public grid of radii: `n_radii`
+#'   geometric steps from `radius_max / 1000` to `radius_max`, or the
+#'   increasing positive `radii` given.
+#' @return An object of class `riemdp_bounds_spec` (a list of the settings,
+#'   with a `print()` method). It holds no data.
+#' @references McSherry, F. and Talwar, K. (2007). Mechanism design via
+#'   differential privacy. FOCS. Smith, A. (2011). Privacy-preserving
+#'   statistical estimation with optimal convergence rates. STOC. Dwork, C.
+#'   and Roth, A. (2014). The algorithmic foundations of differential
+#'   privacy, Thm 3.16.
+#' @seealso [dp_frechet_mean()], [dp_find_bounds()].
+#' @examples
+#' dp_bounds()                        # 20% of epsilon, whole sphere
+#' dp_bounds(share = 0.3, region_center = c(0, 0), region_radius = 100)
+#' @export
+dp_bounds <- function(share = 0.2, region_center = NULL, region_radius = NULL, count_radius = NULL,
+                      spacing = NULL, candidates = NULL, max_candidates = 20000, fraction = 0.9,
+                      split = 0.5, radius_max = NULL, n_radii = 100, radii = NULL) {
+  call <- sys.call()
+  if (!is.numeric(share) || length(share) != 1L || !is.finite(share) || share <= 0 || share >= 1)
+    abort("`share` must be a single number strictly between 0 and 1: the part of the total epsilon spent on finding the bounds (the mean gets the rest)", call)
+  in_open_unit <- function(x, arg, what) {
+    if (!is.numeric(x) || length(x) != 1L || !is.finite(x) || x <= 0 || x >= 1)
+      abort(sprintf("`%s` must be a single number strictly between 0 and 1: %s", arg, what), call)
+    as.double(x)
+  }
+  fraction <- in_open_unit(fraction, "fraction", "the public fraction of the points the private radius should hold")
+  split <- in_open_unit(split, "split", "the part of the bounds' budget for the location stage")
+  if (!is.null(region_radius)) region_radius <- check_positive(region_radius, "region_radius", call)
+  if (!is.null(region_center)) check_finite_numeric(region_center, "region_center", call)
+  if (!is.null(count_radius)) count_radius <- check_positive(count_radius, "count_radius", call)
+  if (!is.null(spacing)) spacing <- check_positive(spacing, "spacing", call)
+  if (!is.null(radius_max)) radius_max <- check_positive(radius_max, "radius_max", call)
+  max_candidates <- check_count(max_candidates, "max_candidates", 1, call, upper = 1e7)
+  n_radii <- check_count(n_radii, "n_radii", 2, call, upper = 1e6)
+  if (!is.null(radii)) {
+    if (!is.numeric(radii) || length(radii) < 1L || !all(is.finite(radii)) || any(radii <= 0) ||
+        is.unsorted(radii, strictly = TRUE))
+      abort("`radii` must be NULL or a public increasing vector of finite radii > 0", call)
+    radii <- as.double(radii)
+  }
+  if (!is.null(candidates)) check_finite_numeric(candidates, "candidates", call)
+  structure(list(share = as.double(share), region_center = region_center, region_radius = region_radius,
+                 count_radius = count_radius, spacing = spacing, candidates = candidates,
+                 max_candidates = max_candidates, fraction = fraction, split = split,
+                 radius_max = radius_max, n_radii = n_radii, radii = radii),
+            class = "riemdp_bounds_spec")
+}
+
+#' @export
+print.riemdp_bounds_spec <- function(x, ...) {
+  fmt <- function(v, default) if (is.null(v)) default else format(v, digits = 4)
+  cat("<riemdp bounds specification> public settings for privately found bounds\n")
+  cat(sprintf("  share of the total epsilon: %s (location stage %s of it, scale stage %s, when both run)\n",
+              format(x$share), format(x$split), format(1 - x$split)))
+  cat(sprintf("  public region: %s\n",
+              if (is.null(x$region_radius)) "whole sphere (required on euclidean and hyperbolic space)"
+              else sprintf("ball of radius %s around `region_center`", format(x$region_radius, digits = 4))))
+  cat(sprintf("  location: %s; count radius %s; spacing %s; at most %d candidates\n",
+              if (is.null(x$candidates)) "public net" else "the public `candidates` given",
+              fmt(x$count_radius, "default (pi/12 on the sphere, region_radius/10 elsewhere)"),
+              fmt(x$spacing, "default"), x$max_candidates))
+  cat(sprintf("  scale: radius holding a fraction %s of the points, over %s\n", format(x$fraction),
+              if (is.null(x$radii)) sprintf("%d geometric radii up to %s", x$n_radii,
+                                            fmt(x$radius_max, "the default maximum (r*/2, or 2 x region_radius)"))
+              else sprintf("the %d public radii given", length(x$radii))))
+  invisible(x)
+}
+
+#' Private bounds for a private Fréchet mean
+#'
+#' Finds, under \eqn{\epsilon}{epsilon}-DP, the centre and radius of a ball
+#' that holds a public fraction of the data, with the two exponential
+#' mechanisms of [dp_bounds()] (McSherry & Talwar 2007; a private quantile as
+#' in Smith 2011). The whole `epsilon` goes to the bounds (the `share` of the
+#' specification is not used here): `split` of it to the location stage and
+#' the rest to the scale stage, or all of it to the one stage that runs when
+#' `center` is given. The result is a release: it prints its guarantee, can
+#' be recorded in [dp_budget()], and its `center` and `radius` are public
+#' input for [dp_frechet_mean()] (charged separately; the two compose by
+#' basic composition).
+#'
+#' @inheritParams dp_frechet_mean
+#' @param epsilon The budget of the bounds, \eqn{\epsilon > 0}{epsilon > 0}.
+#' @param bounds A specification from [dp_bounds()].
+#' @param center `NULL`, or a public centre: then only the radius is found.
+#' @return An object of class `c("riemdp_bounds", "riemdp_release")`:
+#'   `center` and `radius` (private unless given), `stages` (a data frame:
+#'   `stage`, `bound`, `epsilon`, `mechanism`, `size` of the public set),
+#'   `epsilon` (their sum), `guarantee` (`"epsilon-DP"`), `mu` (the
+#'   \eqn{\mu}{mu}-GDP it implies), `n`, `manifold`, `spec` and `call`.
+#' @references McSherry, F. and Talwar, K. (2007). Mechanism design via
+#'   differential privacy. FOCS. Smith, A. (2011). Privacy-preserving
+#'   statistical estimation with optimal convergence rates. STOC.
+#' @seealso [dp_bounds()], [dp_frechet_mean()], [dp_budget()].
+#' @examples
+#' S2 <- manifold_sphere(2)
+#' set.seed(1)
+#' X <- riem_rgaussian(S2, 500, c(0, 0, 1), 0.1)
+#' b <- dp_find_bounds(S2, X, epsilon = 0.2)
+#' b
+#' rel <- dp_frechet_mean(S2, X, epsilon = 0.8, center = b$center, radius = b$radius,
+#'                        outside = "clip")
+#' dp_budget(b, rel)                  # 1 in total
+#' @export
+dp_find_bounds <- function(M, X, epsilon, bounds = dp_bounds(), center = NULL) {
+  call <- call_without_data(match.call(), "X", "dp_find_bounds")
+  check_manifold(M, call)
+  check_bounds_spec(bounds, call)
+  if (missing(epsilon)) abort("`epsilon`, the budget of the bounds (a single finite number > 0), is required", call)
+  epsilon <- check_positive(epsilon, "epsilon", call)
+  S <- release_points(M, X, call)
+  C <- if (is.null(center)) NULL else bounds_public_point(M, center, "center", call)
+  plan <- bounds_plan(M, bounds, S$n, epsilon, C, NULL, call)
+  found <- bounds_run(M, S, plan)
+  structure(list(center = from_values(M, found$center, 1L, TRUE, if (is.null(center)) found$like else center),
+                 radius = found$radius, stages = plan$stages, epsilon = sum(plan$stages$epsilon),
+                 guarantee = "epsilon-DP", mu = gdp_from_dp(sum(plan$stages$epsilon)), n = S$n,
+                 manifold = M, center_given = !is.null(center), spec = bounds, call = call),
+            class = c("riemdp_bounds", "riemdp_release"))
+}
+
+#' @export
+print.riemdp_bounds <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat(sprintf("<riemdp bounds> private ball for a Fr\u00e9chet mean on %s (n = %d)\n", manifold_label(x$manifold), x$n))
+  cat(strwrap(paste("Guarantee:", bounds_stages_sentence(x$stages, x$epsilon, x$manifold)), exdent = 2), sep = "\n")
+  cat(sprintf("Centre%s:\n", if (isTRUE(x$center_given)) " (public, given)" else " (private)"))
+  print(x$center, digits = digits)
+  cat(sprintf("Radius (private): %s\n", format(x$radius, digits = digits)))
+  invisible(x)
+}
+
+#' @export
+coef.riemdp_bounds <- function(object, ...) list(center = object$center, radius = object$radius)
+
+#' @export
+summary.riemdp_bounds <- function(object, ...) object
+
+# ---- internals -------------------------------------------------------------
+
+check_bounds_spec <- function(bounds, call) {
+  if (!inherits(bounds, "riemdp_bounds_spec"))
+    abort("`bounds` must be NULL or a specification from dp_bounds(), e.g. bounds = dp_bounds(share = 0.2)", call)
+  invisible(bounds)
+}
+
+bounds_public_point <- function(M, p, arg, call) {
+  P <- as_points(M, p, arg, call)
+  if (P$n != 1L) abort(sprintf("`%s` must be a single point", arg), call)
+  P
+}
+
+# The public plan of the stages: which run, their epsilons, the net and the
+# grid, and the checks that the budget can localise (public n and epsilon
+# only). `C`: the stated centre (a set) or NULL; `radius`: the stated radius
+# or NULL. `eps_bounds`: the budget of the stages together.
+bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call) {
+  find_center <- is.null(C)
+  find_radius <- is.null(radius)
+  eps_loc <- if (find_center) eps_bounds * (if (find_radius) spec$split else 1) else 0
+  eps_scale <- if (find_radius) eps_bounds - eps_loc else 0
+  stages <- data.frame(stage = character(0), bound = character(0), epsilon = numeric(0), mechanism = character(0),
+                       size = numeric(0), stringsAsFactors = FALSE)
+  plan <- list(find_center = find_center, find_radius = find_radius, eps_location = eps_loc, eps_scale = eps_scale,
+               fraction = spec$fraction)
+  region <- bounds_region(M, spec, call)
+  if (find_center) {
+    net <- bounds_net(M, spec, region, call)
+    plan$candidates <- net$set
+    plan$count_radius <- net$count_radius
+    plan$like <- net$like
+    N <- net$set$n
+    gap <- 2 / eps_loc * log(N)
+    if (gap > spec$fraction * n)
+      abort(sprintf("n = %.0f is too small for the location stage to localise at its epsilon %s (share of the budget): the exponential mechanism over %d public candidates picks one whose count is within about (2/epsilon) log(%d) = %s points of the best, more than the public fraction %s of n (%s points). Raise `epsilon` or `share`, use fewer candidates (a larger `spacing` or `count_radius`, or a smaller public region), or state `center`",
+                    as.double(n), format(eps_loc, digits = 4), N, N, format(gap, digits = 4), format(spec$fraction),
+                    format(spec$fraction * n, digits = 4)), call)
+    stages[nrow(stages) + 1L, ] <- list("location", "center", eps_loc,
+                                        sprintf("exponential mechanism (McSherry & Talwar 2007) over %d public candidates scored by their counts within %s", N,
+                                                format(net$count_radius, digits = 4)), N)
+  }
+  if (find_radius) {
+    radii <- bounds_radii(M, spec, region, call)
+    plan$radii <- radii
+    G <- length(radii)
+    gap <- 2 / eps_scale * log(G)
+    if (gap > spec$fraction * n)
+      abort(sprintf("n = %.0f is too small for the scale stage at its epsilon %s: the private quantile over %d public radii is off by about (2/epsilon) log(%d) = %s points, more than the public fraction %s of n (%s points). Raise `epsilon` or `share`, use fewer radii (`n_radii`), or state `radius`",
+                    as.double(n), format(eps_scale, digits = 4), G, G, format(gap, digits = 4), format(spec$fraction),
+                    format(spec$fraction * n, digits = 4)), call)
+    stages[nrow(stages) + 1L, ] <- list("scale", "radius", eps_scale,
+                                        sprintf("private quantile by the exponential mechanism (Smith 2011) over %d public radii up to %s, fraction %s",
+                                                G, format(max(radii), digits = 4), format(spec$fraction)), G)
+  }
+  plan$stages <- stages
+  plan
+}
+
+# The public region: list(center = set or NULL, radius = number or NULL).
+bounds_region <- function(M, spec, call) {
+  C <- if (is.null(spec$region_center)) NULL else bounds_public_point(M, spec$region_center, "region_center", call)
+  if (is.null(C) != is.null(spec$region_radius) && !(M$type == "sphere" && is.null(C) && is.null(spec$region_radius)))
+    abort("give both `region_center` and `region_radius` in dp_bounds() (the public region), or neither (on the sphere: the whole sphere)", call)
+  list(center = C, radius = spec$region_radius)
+}
+
+# The public net of candidate centres (a set), from the specification and M.
+bounds_net <- function(M, spec, region, call) {
+  r <- spec$count_radius
+  if (M$type %in% c("spd", "kendall"))
+    abort(sprintf("finding the centre privately is not yet supported on %s: a net of candidate centres grows too fast with its dimension %d (the planned route is a coarse first private release inside a large public ball). State a public `center` (the radius is then found privately)",
+                  manifold_label(M), M$dim), call)
+  if (!is.null(spec$candidates)) {
+    cand <- as_points(M, spec$candidates, "candidates", call)
+    cand$x <- matrix(cand$x, cand$n)
+    if (is.null(r)) {
+      if (M$type == "sphere") r <- pi / 12
+      else if (!is.null(region$radius)) r <- region$radius / 10
+      else abort("give `count_radius` in dp_bounds() with public `candidates` (the radius of the location stage's counts)", call)
+    }
+    if (cand$n > spec$max_candidates)
+      abort(sprintf("`candidates` holds %d points, more than `max_candidates` = %d", cand$n, spec$max_candidates), call)
+    return(list(set = cand, count_radius = r, like = NULL))
+  }
+  if (M$type == "sphere") {
+    if (is.null(r)) r <- pi / 12
+    h <- spec$spacing %||% (r / 3)
+    pts <- sphere_net(M$d, h, spec$max_candidates, call)
+    if (!is.null(region$center)) {
+      keep <- geom_dist(M, region$center, list(x = pts, n = nrow(pts), by_row = TRUE)) <= region$radius
+      pts <- pts[keep, , drop = FALSE]
+      if (!nrow(pts))
+        abort(sprintf("the public cap of radius %s holds no point of the net (spacing %s): use a smaller `spacing`",
+                      format(region$radius, digits = 4), format(h, digits = 4)), call)
+    }
+    return(list(set = list(x = pts, n = nrow(pts), by_row = TRUE, single = FALSE, arg = "candidates"),
+                count_radius = r, like = NULL))
+  }
+  # euclidean, hyperbolic: a cubic grid in normal coordinates at the public
+  # region's centre, inside its ball
+  if (is.null(region$center))
+    abort(sprintf("on %s, finding the centre privately needs a public region: give `region_center` and a large public `region_radius` in dp_bounds() (e.g. what is known of where the data can lie), or state `center`",
+                  manifold_label(M)), call)
+  R <- region$radius
+  if (is.null(r)) r <- R / 10
+  h <- spec$spacing %||% r
+  d <- M$dim
+  k <- floor(R / h)
+  est <- exp(d / 2 * log(pi) - lgamma(d / 2 + 1) + d * log(R / h))  # points in the ball, about
+  if ((2 * k + 1)^d > 1e8 || est > 2 * spec$max_candidates)
+    abort(sprintf("the public net would hold about %s candidates (a grid of step %s in %d dimensions within radius %s), more than `max_candidates` = %d: give a larger `spacing` or `count_radius`, a smaller public `region_radius`, raise `max_candidates`, or state `center`",
+                  format(est, digits = 3, big.mark = ","), format(h, digits = 4), d, format(R, digits = 4),
+                  spec$max_candidates), call)
+  g <- as.matrix(expand.grid(rep(list((-k:k) * h), d), KEEP.OUT.ATTRS = FALSE))
+  g <- g[rowSums(g^2) <= R^2 * (1 + 1e-12), , drop = FALSE]
+  if (nrow(g) > spec$max_candidates)
+    abort(sprintf("the public net holds %d candidates (a grid of step %s in %d dimensions within radius %s), more than `max_candidates` = %d: give a larger `spacing` or `count_radius`, a smaller public `region_radius`, raise `max_candidates`, or state `center`",
+                  nrow(g), format(h, digits = 4), d, format(R, digits = 4), spec$max_candidates), call)
+  c0 <- region$center
+  if (M$type == "euclidean") {
+    pts <- sweep(g, 2L, c0$x, "+")
+  } else {
+    # tangent vectors at the origin (0, g), transported to the centre, then Exp
+    o <- c(1, rep(0, d))
+    V <- cbind(0, g)
+    O <- list(x = o, n = 1L, by_row = TRUE)
+    Vt <- geom_transport(M, O, c0, list(x = V, n = nrow(V), by_row = TRUE), TRUE)
+    pts <- geom_exp(M, c0, list(x = matrix(Vt, nrow(V)), n = nrow(V), by_row = TRUE), TRUE)
+    pts <- matrix(pts, nrow(V))
+  }
+  storage.mode(pts) <- "double"
+  list(set = list(x = pts, n = nrow(pts), by_row = TRUE, single = FALSE, arg = "candidates"), count_radius = r,
+       like = NULL)
+}
+
+# A public near-uniform net on S^d of about area(S^d) / h^d points (no use of
+# R's generator): S^1 equally spaced angles; S^2 a Fibonacci lattice; S^d,
+# d >= 3, a Kronecker sequence (fractional parts of i * sqrt(prime)) mapped
+# through qnorm() and normalised.
+sphere_net <- function(d, h, max_candidates, call) {
+  area <- 2 * pi^((d + 1) / 2) / gamma((d + 1) / 2)
+  N <- ceiling(area / h^d)
+  if (!(N <= max_candidates))
+    abort(sprintf("the public net on the sphere S^%d would hold %s candidates (spacing %s), more than `max_candidates` = %d: give a larger `spacing` or `count_radius`, a public cap (`region_center`, `region_radius`), raise `max_candidates`, or state `center`",
+                  d, format(N, big.mark = ","), format(h, digits = 4), max_candidates), call)
+  N <- max(N, 2)
+  i <- seq_len(N) - 1
+  if (d == 1L) {
+    th <- 2 * pi * i / N
+    return(cbind(cos(th), sin(th)))
+  }
+  if (d == 2L) {
+    z <- 1 - (2 * i + 1) / N
+    phi <- i * pi * (3 - sqrt(5))
+    s <- sqrt(pmax(0, 1 - z^2))
+    return(cbind(s * cos(phi), s * sin(phi), z))
+  }
+  primes <- c(2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97)
+  if (d + 1 > length(primes)) {
+    p <- 101
+    while (length(primes) < d + 1) {
+      if (all(p %% primes[primes <= sqrt(p)] != 0)) primes <- c(primes, p)
+      p <- p + 2
+    }
+  }
+  alpha <- sqrt(primes[seq_len(d + 1)]) %% 1
+  U <- outer(i + 0.5, alpha) %% 1
+  Z <- stats::qnorm(U)
+  Z / sqrt(rowSums(Z^2))
+}
+
+# The public grid of radii.
+bounds_radii <- function(M, spec, region, call) {
+  rstar <- priv_frechet_sensitivity(M, 1, 0)$radius_max
+  radii <- spec$radii
+  if (is.null(radii)) {
+    top <- spec$radius_max %||% (if (is.finite(rstar)) rstar / 2 else if (!is.null(region$radius)) 2 * region$radius else NULL)
+    if (is.null(top))
+      abort(sprintf("on %s the scale stage needs a public largest radius: give `radius_max` (or `region_radius`) in dp_bounds()",
+                    manifold_label(M)), call)
+    radii <- top * 1000^(-rev(seq_len(spec$n_radii) - 1) / (spec$n_radii - 1))
+    radii[spec$n_radii] <- top
+  }
+  if (!(max(radii) < rstar))
+    abort(sprintf("the public grid of radii reaches %s, not below r* = %s on %s (sensitivity_radius_max()), the largest radius a Fr\u00e9chet-mean release admits: give a smaller `radius_max` or `radii`",
+                  format(max(radii), digits = 6), format(rstar, digits = 6), manifold_label(M)), call)
+  radii
+}
+
+# One exact draw of the exponential mechanism: index j with probability
+# exp(eps u_j / 2) / sum_k exp(eps u_k / 2) (utility sensitivity 1), by
+# log-sum-exp normalisation and one uniform from R's generator. Same work for
+# every utility vector (no branch on ties or zeros).
+em_draw <- function(utility, eps) {
+  w <- eps * utility / 2
+  p <- exp(w - max(w))
+  cp <- cumsum(p)
+  u <- stats::runif(1L) * cp[length(cp)]
+  min(sum(cp < u) + 1L, length(cp))
+}
+
+# Location utilities: the count of points within r of each candidate, in
+# blocks of candidates (every candidate against every point).
+# On the sphere, d(x, c) <= r is <x, c> >= cos(r) (r <= pi): one matrix
+# product per block (10 times faster than the distances at n = 10^5).
+bounds_location_counts <- function(M, S, cand, r) {
+  N <- cand$n
+  counts <- numeric(N)
+  block <- max(1L, floor(4e6 / max(1, S$n)))
+  sphere <- M$type == "sphere" && r < pi
+  if (sphere) Xm <- matrix(S$x, S$n)
+  for (s in seq(1L, N, by = block)) {
+    idx <- s:min(N, s + block - 1L)
+    if (sphere) {
+      counts[idx] <- colSums(Xm %*% t(cand$x[idx, , drop = FALSE]) >= cos(r))
+    } else {
+      B <- list(x = cand$x[idx, , drop = FALSE], n = length(idx), by_row = TRUE)
+      D <- geom_dist_matrix(M, S, B, TRUE)
+      counts[idx] <- colSums(matrix(D <= r, S$n))
+    }
+  }
+  counts
+}
+
+# Scale utilities: -|#{d(x_i, c) <= r_j} - fraction n| on the grid.
+bounds_scale_utility <- function(M, S, C, radii, fraction) {
+  d <- geom_dist(M, C, S)
+  G <- length(radii)
+  idx <- findInterval(d, radii, left.open = TRUE) + 1L   # first j with r_j >= d
+  counts <- cumsum(tabulate(idx, nbins = G + 1L))[seq_len(G)]
+  -abs(counts - fraction * S$n)
+}
+
+# The stages, run on the validated data S. `eps_factor` is for the privacy
+# audit only: it runs the mechanisms at eps_factor times the epsilon the
+# accounting states (a deliberately broken mechanism the audit must catch).
+bounds_location_stage <- function(M, S, plan, eps_factor = 1) {
+  counts <- bounds_location_counts(M, S, plan$candidates, plan$count_radius)
+  em_draw(counts, eps_factor * plan$eps_location)
+}
+
+bounds_scale_stage <- function(M, S, C, plan, eps_factor = 1) {
+  u <- bounds_scale_utility(M, S, C, plan$radii, plan$fraction)
+  em_draw(u, eps_factor * plan$eps_scale)
+}
+
+# Run the plan: list(center = coordinates, radius, like).
+bounds_run <- function(M, S, plan, C = NULL, radius = NULL, eps_factor = 1) {
+  if (plan$find_center) {
+    j <- bounds_location_stage(M, S, plan, eps_factor)
+    center <- plan$candidates$x[j, ]
+    C <- list(x = center, n = 1L, by_row = TRUE, single = TRUE, arg = "center")
+  }
+  if (plan$find_radius) radius <- plan$radii[bounds_scale_stage(M, S, C, plan, eps_factor)]
+  list(center = C$x, radius = radius, like = plan$like)
+}
+
+# "a-DP in total (basic composition ...) of k stages: ..." for the stages
+# (and an optional last sentence for the mean).
+bounds_stages_sentence <- function(stages, total, M, mean_sentence = NULL) {
+  parts <- sprintf("[%d] private %s, %s-DP: %s", seq_len(nrow(stages)),
+                   ifelse(stages$bound == "center", "centre", "radius"),
+                   format_guarantee(stages$epsilon, 4), stages$mechanism)
+  if (!is.null(mean_sentence)) parts <- c(parts, sprintf("[%d] the mean, %s", nrow(stages) + 1L, mean_sentence))
+  sprintf("%s-DP (pure epsilon-DP) in total, the sum of its %d stages by basic composition (Dwork & Roth 2014, Thm 3.16): %s. %s",
+          format_guarantee(total, 4), length(parts), paste(parts, collapse = "; "), implied_mu_sentence(total))
+}
+
+# The mean's part of the composed sentence: the release's own sentence at
+# its share, without its implied-mu sentence.
+bounds_release_sentence <- function(x) {
+  y <- x
+  y$bounds_stages <- NULL
+  y$epsilon <- x$epsilon_mean
+  s <- guarantee_sentence(y)
+  s <- sub(" It is also [^ ]+-GDP \\(gdp_from_dp\\(epsilon\\)\\)\\.$", "", s)
+  s <- sub("^([^ ]+-DP) \\(pure epsilon-DP\\)", "\\1", s)
+  s <- sub("\\.$", "", s)
+  s <- paste0(s, ", in the private ball of the stages above, points outside it clipped to it (outside = \"clip\" is forced on this route)")
+  bounds_stages_sentence(x$bounds_stages, x$epsilon, x$manifold, s)
+}
+
+# dp_frechet_mean(bounds = ): the stages with share * epsilon, then the mean
+# with (1 - share) * epsilon in the private ball, clipping forced.
+frechet_release_with_bounds <- function(M, X, epsilon, radius, center, mechanism, outside, normalizer,
+                                        method, control, bounds, call, given) {
+  check_manifold(M, call)
+  check_bounds_spec(bounds, call)
+  mechanism <- arg_match(mechanism, c("laplace", "kng", "gaussian"), "mechanism", call)
+  if (mechanism == "gaussian")
+    abort("`bounds` accounts in epsilon-DP: private bounds with the Gaussian mechanism (mu-GDP) are not supported; use mechanism = \"laplace\" or \"kng\"", call)
+  if (given[["outside"]] && arg_match(outside, c("error", "clip"), "outside", call) != "clip")
+    abort("with `bounds`, points outside the private ball are always clipped to it (outside = \"clip\" is forced: an error would depend on the data); drop `outside`", call)
+  if (missing(epsilon) || is.null(epsilon))
+    abort(sprintf("the %s mechanism needs `epsilon`, the total privacy budget (a single finite number > 0)", mechanism), call)
+  epsilon <- check_positive(epsilon, "epsilon", call)
+  if (given[["center"]] && given[["radius"]])
+    abort("`bounds` has nothing to find: both `center` and `radius` are given. Drop `bounds` (and use outside = \"clip\" if wanted), or drop the bound to be found privately", call)
+  S <- release_points(M, X, call)
+  n <- S$n
+  C <- if (given[["center"]]) bounds_public_point(M, center, "center", call) else NULL
+  if (given[["radius"]]) frechet_sensitivities(M, n, radius, call)
+  share <- bounds$share
+  eps_bounds <- share * epsilon
+  eps_mean <- epsilon - eps_bounds
+  plan <- bounds_plan(M, bounds, n, eps_bounds, C, if (given[["radius"]]) radius else NULL, call)
+  # Public checks at the worst case, before the data are used: the largest
+  # ball the stages can return must be resolved in double precision and admit
+  # the mechanism's law (so that no later error depends on the private bounds).
+  worst_r <- if (plan$find_radius) max(plan$radii) else radius
+  Cw <- C
+  if (plan$find_center) {
+    # the candidate farthest from the origin (hyperboloid: largest x0)
+    far <- if (M$type == "hyperbolic") which.max(plan$candidates$x[, 1L]) else 1L
+    Cw <- list(x = plan$candidates$x[far, ], n = 1L, by_row = TRUE)
+  }
+  check_ball_resolved(M, Cw, worst_r, call)
+  sens <- frechet_sensitivities(M, n, worst_r, call)
+  if (mechanism == "laplace") {
+    normalizer <- arg_match(normalizer, c("conservative", "footprint_free"), "normalizer", call)
+    factor <- if (normalizer == "conservative") 2 else 1
+    sigma_w <- factor * sens$mean / eps_mean
+    check_laplace_exists(M, sigma_w, eps_mean, factor, sens$mean,
+                         sprintf("sigma = %s*Delta/epsilon = %s at the largest radius the stages can return (%s) and the mean's epsilon %s",
+                                 factor, format(sigma_w, digits = 4), format(worst_r, digits = 4), format(eps_mean, digits = 4)),
+                         call)
+    check_rate(M, mechanism, sigma_w, call,
+               sprintf("sigma = %s at the largest radius the stages can return (%s)", format(sigma_w, digits = 4),
+                       format(worst_r, digits = 4)))
+  }
+  # KNG on R^d with method = "exact": the exact sampler must be available at
+  # every radius the stages can return (else its error would depend on them).
+  if (mechanism == "kng" && M$type == "euclidean" &&
+      identical(arg_match(method, c("auto", "exact", "mh"), "method", call), "exact")) {
+    rs <- if (plan$find_radius) plan$radii else radius
+    ok <- vapply(rs, function(r) {
+      sg <- 2 * frechet_sensitivities(M, n, r, call)$gradient / eps_mean
+      !is.null(kng_euclid_plan(M$d, sg, r)$proposal)
+    }, logical(1))
+    if (!all(ok))
+      abort(sprintf("`method = \"exact\"`: the exact K-norm gradient draw is not available at every radius the scale stage can return (the proven acceptance falls below %s at radius %s); use method = \"auto\"",
+                    format(kng_exact_min_acceptance), format(rs[!ok][1L], digits = 4)), call)
+  }
+  # The data enter below: the stages, then the mean.
+  found <- bounds_run(M, S, plan, C, if (given[["radius"]]) radius else NULL)
+  ctr <- from_values(M, found$center, 1L, TRUE, if (given[["center"]]) center else NULL)
+  rel <- dp_frechet_mean(M, X, epsilon = eps_mean, radius = found$radius, center = ctr, mechanism = mechanism,
+                         outside = "clip", normalizer = normalizer, method = method, control = control)
+  stages <- plan$stages
+  rel$epsilon <- sum(stages$epsilon) + eps_mean
+  rel$epsilon_mean <- eps_mean
+  rel$mu <- gdp_from_dp(rel$epsilon)
+  rel$bounds_stages <- stages
+  rel$bounds_spec <- bounds
+  rel$private_bounds <- stages$bound
+  rel$call <- call
+  rel
+}
