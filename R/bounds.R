@@ -138,8 +138,10 @@
 #' @export
 dp_bounds <- function(share = 0.2, region_center = NULL, region_radius = NULL, count_radius = NULL,
                       spacing = NULL, candidates = NULL, max_candidates = 20000, fraction = 0.9,
-                      split = 0.5, radius_max = NULL, n_radii = 100, radii = NULL) {
+                      split = 0.5, radius_max = NULL, n_radii = 100, radii = NULL,
+                      coarse_mechanism = c("auto", "laplace", "kng")) {
   call <- sys.call()
+  coarse_mechanism <- arg_match(coarse_mechanism, c("auto", "laplace", "kng"), "coarse_mechanism", call)
   if (!is.numeric(share) || length(share) != 1L || !is.finite(share) || share <= 0 || share >= 1)
     abort("`share` must be a single number strictly between 0 and 1: the part of the total epsilon spent on finding the bounds (the mean gets the rest)", call)
   in_open_unit <- function(x, arg, what) {
@@ -166,7 +168,8 @@ dp_bounds <- function(share = 0.2, region_center = NULL, region_radius = NULL, c
   structure(list(share = as.double(share), region_center = region_center, region_radius = region_radius,
                  count_radius = count_radius, spacing = spacing, candidates = candidates,
                  max_candidates = max_candidates, fraction = fraction, split = split,
-                 radius_max = radius_max, n_radii = n_radii, radii = radii),
+                 radius_max = radius_max, n_radii = n_radii, radii = radii,
+                 coarse_mechanism = coarse_mechanism),
             class = "riemdp_bounds_spec")
 }
 
@@ -183,6 +186,9 @@ print.riemdp_bounds_spec <- function(x, ...) {
               if (is.null(x$candidates)) "public net" else "the public `candidates` given",
               fmt(x$count_radius, "default (pi/12 on the sphere, region_radius/10 elsewhere)"),
               fmt(x$spacing, "default"), x$max_candidates))
+  cat(sprintf("  location on spd and kendall: a coarse private Fr\u00e9chet mean in the public region (%s mechanism)\n",
+              if (identical(x$coarse_mechanism %||% "auto", "auto")) "Laplace where its law exists, else KNG"
+              else x$coarse_mechanism))
   cat(sprintf("  scale: radius holding a fraction %s of the points, over %s\n", format(x$fraction),
               if (is.null(x$radii)) sprintf("%d geometric radii up to %s", x$n_radii,
                                             fmt(x$radius_max, "the default maximum (r*/2, or 2 x region_radius)"))
@@ -235,7 +241,7 @@ dp_find_bounds <- function(M, X, epsilon, bounds = dp_bounds(), center = NULL) {
   S <- release_points(M, X, call)
   C <- if (is.null(center)) NULL else bounds_public_point(M, center, "center", call)
   plan <- bounds_plan(M, bounds, S$n, epsilon, C, NULL, call)
-  found <- bounds_run(M, S, plan)
+  found <- bounds_run(M, S, plan, X = X)
   structure(list(center = from_values(M, found$center, 1L, TRUE, if (is.null(center)) found$like else center),
                  radius = found$radius, stages = plan$stages, epsilon = sum(plan$stages$epsilon),
                  guarantee = "epsilon-DP", mu = gdp_from_dp(sum(plan$stages$epsilon)), n = S$n,
@@ -287,7 +293,11 @@ bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call) {
   plan <- list(find_center = find_center, find_radius = find_radius, eps_location = eps_loc, eps_scale = eps_scale,
                fraction = spec$fraction)
   region <- bounds_region(M, spec, call)
-  if (find_center) {
+  if (find_center && M$type %in% c("spd", "kendall")) {
+    plan$coarse <- bounds_coarse_plan(M, spec, region, n, eps_loc, call)
+    plan$like <- spec$region_center
+    stages[nrow(stages) + 1L, ] <- list("location", "center", eps_loc, plan$coarse$sentence, 1)
+  } else if (find_center) {
     net <- bounds_net(M, spec, region, call)
     plan$candidates <- net$set
     plan$count_radius <- net$count_radius
@@ -330,9 +340,6 @@ bounds_region <- function(M, spec, call) {
 # The public net of candidate centres (a set), from the specification and M.
 bounds_net <- function(M, spec, region, call) {
   r <- spec$count_radius
-  if (M$type %in% c("spd", "kendall"))
-    abort(sprintf("finding the centre privately is not yet supported on %s: a net of candidate centres grows too fast with its dimension %d (the planned route is a coarse first private release inside a large public ball). State a public `center` (the radius is then found privately)",
-                  manifold_label(M), M$dim), call)
   if (!is.null(spec$candidates)) {
     cand <- as_points(M, spec$candidates, "candidates", call)
     cand$x <- matrix(cand$x, cand$n)
@@ -396,6 +403,73 @@ bounds_net <- function(M, spec, region, call) {
        like = NULL)
 }
 
+# The coarse location stage on spd and kendall (a net of candidate centres
+# grows like spacing^-dim, and dim = k(k+1)/2 on spd(k), 2k - 4 on
+# kendall(k) planar shapes): a private Frechet mean of the data clipped to the
+# public region B_R(c0), an existing audited release (dp_frechet_mean()).
+# Its mechanism, its rate and every check of its law are public (n, R,
+# epsilon), made here before the data are used. The coarse centre is moved
+# into B_R(c0) (post-processing), so it lies there whatever the data: the
+# caller checks the second ball at that worst case.
+bounds_coarse_plan <- function(M, spec, region, n, eps, call) {
+  if (is.null(region$center))
+    abort(sprintf("on %s, finding the centre privately needs a public region: give `region_center` (%s) and a public `region_radius` in dp_bounds(); the centre is then a coarse private Fr\u00e9chet mean of the data clipped to that ball. Or state `center`",
+                  manifold_label(M),
+                  if (M$type == "spd") "a public matrix at the expected scale, e.g. a multiple of the identity"
+                  else "a public template shape"), call)
+  R <- region$radius
+  C0 <- region$center
+  rstar <- priv_frechet_sensitivity(M, 1, 0)$radius_max
+  if (!(R < rstar))
+    abort(sprintf("`region_radius` = %s is not below r* = %s on %s (sensitivity_radius_max()): the coarse private mean of the location stage needs its public region inside the largest ball a Fr\u00e9chet-mean release admits. Give a public region of radius below r* (on Kendall's shape space, around a public template shape: shapes within %s of it), or state `center`",
+                  format(R, digits = 6), format(rstar, digits = 6), manifold_label(M), format(rstar, digits = 3)), call)
+  check_ball_resolved(M, C0, R, call, "the coarse private mean of the location stage")
+  sens <- frechet_sensitivities(M, n, R, call)
+  mech <- spec$coarse_mechanism %||% "auto"
+  sigma_lap <- 2 * sens$mean / eps
+  # "auto": the K-norm gradient mechanism, whose law lives on the public ball
+  # (any sigma; the Laplace law on spd exists only below a bound, and near it
+  # its heavy tail gives draws far outside the region)
+  if (mech == "auto") mech <- "kng"
+  source <- sprintf("the location stage's coarse mean: sigma = 2*Delta/epsilon = %s (region radius %s, n = %.0f, epsilon %s)",
+                    format(sigma_lap, digits = 4), format(R, digits = 4), as.double(n), format(eps, digits = 4))
+  if (mech == "laplace") {
+    check_laplace_exists(M, sigma_lap, eps, 2, sens$mean, source, call)
+    check_rate(M, "laplace", sigma_lap, call, source)
+    sigma <- sigma_lap
+  } else {
+    sigma <- 2 * sens$gradient / eps
+  }
+  # Can it localise? The coarse centre lies about dim x sigma from the mean
+  # (the mean of the radial law Gamma(dim, sigma) of both mechanisms in flat
+  # space); the region's own public centre lies at most R from it. Unless the
+  # first is at most R / 2 the stage cannot do much better than the public
+  # centre (a necessary check, not a sufficient one).
+  spread <- M$dim * sigma
+  if (!(spread <= R / 2))
+    abort(sprintf("n = %.0f is too small for the location stage to localise at its epsilon %s: its coarse private mean (%s mechanism, sigma %s) in the public region of radius %s would lie about dim x sigma = %d x %s = %s from the mean, more than half the region's radius (%s), so the region's own centre does about as well. State it: `center = region_center` (the radius is then found privately with the whole share), or raise `epsilon` or `share`, or give a smaller public region",
+                  as.double(n), format(eps, digits = 4), if (mech == "laplace") "Laplace" else "K-norm gradient",
+                  format(sigma, digits = 4), format(R, digits = 4), M$dim, format(sigma, digits = 4),
+                  format(spread, digits = 4), format(R / 2, digits = 4)), call)
+  list(center = C0, like = spec$region_center, radius = R, mechanism = mech, sigma = sigma,
+       sentence = sprintf("a coarse private Fr\u00e9chet mean (%s; sigma %s) of the points clipped to the public region of radius %s around `region_center`",
+                          if (mech == "laplace") "the Laplace mechanism, Reimherr et al. 2021" else "the K-norm gradient mechanism, Reimherr & Awan 2019",
+                          format(sigma, digits = 3), format(R, digits = 4)))
+}
+
+# Run the coarse location stage: the coarse private mean, as a set.
+bounds_coarse_stage <- function(M, X, plan, eps_factor = 1) {
+  co <- plan$coarse
+  rel <- dp_frechet_mean(M, X, epsilon = eps_factor * plan$eps_location, radius = co$radius, center = co$like,
+                         mechanism = co$mechanism, outside = "clip")
+  P <- as_points(M, rel$estimate, "center")
+  P$arg <- "center"
+  # the Laplace law is not confined to the ball: move the coarse centre into
+  # the public region (post-processing of a private output), so that every
+  # centre the stage can give lies in B_R(c0), the worst case checked before
+  bound_to_ball(M, P, co$center, co$radius, "clip", NULL)
+}
+
 # A public near-uniform net on S^d of about area(S^d) / h^d points (no use of
 # R's generator): S^1 equally spaced angles; S^2 a Fibonacci lattice; S^d,
 # d >= 3, a Kronecker sequence (fractional parts of i * sqrt(prime)) mapped
@@ -438,6 +512,14 @@ bounds_radii <- function(M, spec, region, call) {
   radii <- spec$radii
   if (is.null(radii)) {
     top <- spec$radius_max %||% (if (is.finite(rstar)) rstar / 2 else if (!is.null(region$radius)) 2 * region$radius else NULL)
+    # spd, a found centre anywhere in the public region B_R(c0): by default
+    # stop the grid where double precision still resolves B_{R + r}(c0)
+    # (condition numbers up to cond(c0) exp(2 (R + r)) <= 1e-6 / eps)
+    if (is.null(spec$radius_max) && M$type == "spd" && !is.null(region$center) && !is.null(top)) {
+      lam <- eigen(matrix(region$center$x, M$k), symmetric = TRUE, only.values = TRUE)$values
+      r_res <- (log(1e-6 / .Machine$double.eps) - log(max(lam) / min(lam))) / 2 - region$radius
+      if (r_res > 0) top <- min(top, 0.99 * r_res)
+    }
     if (is.null(top))
       abort(sprintf("on %s the scale stage needs a public largest radius: give `radius_max` (or `region_radius`) in dp_bounds()",
                     manifold_label(M)), call)
@@ -508,8 +590,10 @@ bounds_scale_stage <- function(M, S, C, plan, eps_factor = 1) {
 }
 
 # Run the plan: list(center = coordinates, radius, like).
-bounds_run <- function(M, S, plan, C = NULL, radius = NULL, eps_factor = 1) {
-  if (plan$find_center) {
+bounds_run <- function(M, S, plan, C = NULL, radius = NULL, eps_factor = 1, X = NULL) {
+  if (plan$find_center && !is.null(plan$coarse)) {
+    C <- bounds_coarse_stage(M, X, plan, eps_factor)
+  } else if (plan$find_center) {
     j <- bounds_location_stage(M, S, plan, eps_factor)
     center <- plan$candidates$x[j, ]
     C <- list(x = center, n = 1L, by_row = TRUE, single = TRUE, arg = "center")
@@ -571,13 +655,19 @@ frechet_release_with_bounds <- function(M, X, epsilon, radius, center, mechanism
   # ball the stages can return must be resolved in double precision and admit
   # the mechanism's law (so that no later error depends on the private bounds).
   worst_r <- if (plan$find_radius) max(plan$radii) else radius
+  resolve_r <- worst_r
   Cw <- C
-  if (plan$find_center) {
+  if (!is.null(plan$coarse)) {
+    # the coarse centre lies anywhere in the public region B_R(c0): every ball
+    # B_r(c) it can give lies in B_{R + r}(c0), the worst case to resolve
+    Cw <- plan$coarse$center
+    resolve_r <- plan$coarse$radius + worst_r
+  } else if (plan$find_center) {
     # the candidate farthest from the origin (hyperboloid: largest x0)
     far <- if (M$type == "hyperbolic") which.max(plan$candidates$x[, 1L]) else 1L
     Cw <- list(x = plan$candidates$x[far, ], n = 1L, by_row = TRUE)
   }
-  check_ball_resolved(M, Cw, worst_r, call)
+  check_ball_resolved(M, Cw, resolve_r, call)
   sens <- frechet_sensitivities(M, n, worst_r, call)
   if (mechanism == "laplace") {
     normalizer <- arg_match(normalizer, c("conservative", "footprint_free"), "normalizer", call)
@@ -605,7 +695,7 @@ frechet_release_with_bounds <- function(M, X, epsilon, radius, center, mechanism
                     format(kng_exact_min_acceptance), format(rs[!ok][1L], digits = 4)), call)
   }
   # The data enter below: the stages, then the mean.
-  found <- bounds_run(M, S, plan, C, if (given[["radius"]]) radius else NULL)
+  found <- bounds_run(M, S, plan, C, if (given[["radius"]]) radius else NULL, X = X)
   ctr <- from_values(M, found$center, 1L, TRUE, if (given[["center"]]) center else NULL)
   rel <- dp_frechet_mean(M, X, epsilon = eps_mean, radius = found$radius, center = ctr, mechanism = mechanism,
                          outside = "clip", normalizer = normalizer, method = method, control = control)
