@@ -200,10 +200,11 @@ test_that("bad input: errors from public quantities only", {
   expect_error(dp_frechet_mean(manifold_euclidean(6), matrix(0, 600, 6), epsilon = 1,
                                bounds = dp_bounds(region_center = rep(0, 6), region_radius = 100)), "max_candidates")
   P <- manifold_spd(2)
-  expect_error(dp_frechet_mean(P, array(diag(2), c(2, 2, 600)), epsilon = 1, bounds = dp_bounds()), "not yet supported")
+  expect_error(dp_frechet_mean(P, array(diag(2), c(2, 2, 600)), epsilon = 1, bounds = dp_bounds()),
+               "needs a public region: give `region_center`")
   K <- manifold_kendall(4)
   conf <- matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4, 2)
-  expect_error(dp_frechet_mean(K, array(conf, c(4, 2, 600)), epsilon = 1, bounds = dp_bounds()), "not yet supported")
+  expect_error(dp_frechet_mean(K, array(conf, c(4, 2, 600)), epsilon = 1, bounds = dp_bounds()), "template shape")
   rk <- dp_frechet_mean(K, array(conf, c(4, 2, 600)), epsilon = 1, center = conf, bounds = dp_bounds())
   expect_lte(rk$radius, sensitivity_radius_max(K) / 2)
   # spd with a stated centre: the radius is found privately
@@ -291,4 +292,113 @@ test_that("utility smoke: on a concentrated cap of S^2 the private centre lands 
   W <- riem_rgaussian(S1, 300, c(0, 1), 0.1)
   rel <- dp_frechet_mean(S1, W, epsilon = 1, bounds = dp_bounds())
   expect_lt(riem_dist(S1, c(0, 1), rel$center), 0.2)
+})
+
+test_that("spd and kendall: the centre is a coarse private mean in the public region; the stages compose", {
+  P <- manifold_spd(2)
+  set.seed(31)
+  Z <- riem_rgaussian(P, 600, diag(c(2, 0.5)), 0.2)
+  spec <- dp_bounds(share = 0.2, region_center = diag(2), region_radius = 2)
+  set.seed(1)
+  rel <- dp_frechet_mean(P, Z, epsilon = 1, bounds = spec)
+  expect_s3_class(rel, "riemdp_frechet_release")
+  expect_identical(rel$bounds_stages$stage, c("location", "scale"))
+  expect_equal(rel$bounds_stages$epsilon, c(0.1, 0.1))
+  expect_equal(rel$epsilon_mean, 0.8)
+  expect_equal(rel$epsilon, 1)
+  expect_equal(dp_budget(rel)$spent, 1)
+  out <- gsub("\\s+", " ", paste(capture.output(print(rel)), collapse = " "))
+  expect_match(out, "1-DP (pure epsilon-DP) in total, the sum of its 3 stages", fixed = TRUE)
+  expect_match(out, "[1] private centre, 0.1-DP: a coarse private Fr\u00e9chet mean (the K-norm gradient mechanism", fixed = TRUE)
+  expect_match(out, "[3] the mean, 0.8-DP", fixed = TRUE)
+  # the centre lies in the public region; the radius on the public grid
+  expect_lte(riem_dist(P, diag(2), rel$center), 2 + 1e-9)
+  plan <- riemdp:::bounds_plan(P, spec, 600, 0.2, NULL, NULL, NULL)
+  expect_true(any(abs(plan$radii - rel$radius) < 1e-12))
+  expect_identical(plan$coarse$mechanism, "kng")
+  # the location stage is exactly the audited release dp_frechet_mean() at
+  # its share of epsilon (no separate audit needed: the KNG release is an
+  # existing mechanism), and the same seed reproduces it
+  set.seed(2)
+  b <- dp_find_bounds(P, Z, epsilon = 0.2, bounds = spec)
+  set.seed(2)
+  coarse <- dp_frechet_mean(P, Z, epsilon = 0.1, radius = 2, center = diag(2), mechanism = "kng", outside = "clip")
+  expect_equal(unname(b$center), unname(coef(coarse)))
+  expect_equal(b$epsilon, 0.2)
+  expect_equal(b$stages$epsilon, c(0.1, 0.1))
+  # the coarse Laplace law, when asked for, is moved into the region
+  rl <- dp_find_bounds(P, Z, epsilon = 0.2, bounds = dp_bounds(region_center = diag(2), region_radius = 2,
+                                                                  coarse_mechanism = "laplace"))
+  expect_lte(riem_dist(P, diag(2), rl$center), 2 + 1e-9)
+  # utility: the private centre near the mean, the release nearer
+  fm <- coef(frechet_mean(P, Z))
+  expect_lt(riem_dist(P, fm, rel$center), 1)
+  expect_lt(riem_dist(P, fm, rel$estimate), 0.3)
+
+  # Kendall: a public template shape and a region radius below r* = pi/8
+  K <- manifold_kendall(4)
+  square <- matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4, 2)
+  set.seed(32)
+  X <- riem_rgaussian(K, 500, square, 0.05)
+  set.seed(3)
+  rk <- dp_frechet_mean(K, X, epsilon = 1, bounds = dp_bounds(region_center = square, region_radius = 0.3))
+  expect_equal(rk$epsilon, 1)
+  expect_equal(sum(rk$bounds_stages$epsilon) + rk$epsilon_mean, 1)
+  expect_lte(riem_dist(K, square, rk$center), 0.3 + 1e-9)
+  expect_lte(rk$radius, sensitivity_radius_max(K) / 2)
+  expect_lt(riem_dist(K, coef(frechet_mean(K, X)), rk$estimate), 0.05)
+  set.seed(3)
+  rk2 <- dp_frechet_mean(K, X, epsilon = 1, bounds = dp_bounds(region_center = square, region_radius = 0.3))
+  expect_identical(rk$estimate, rk2$estimate)
+})
+
+test_that("spd and kendall: bad input is refused from public quantities, before the data are used", {
+  K <- manifold_kendall(4)
+  square <- matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4, 2)
+  set.seed(33)
+  X <- riem_rgaussian(K, 500, square, 0.05)
+  # a region radius at or beyond r* = pi/8
+  for (R in c(pi / 8, 0.5))
+    expect_error(dp_frechet_mean(K, X, epsilon = 1, bounds = dp_bounds(region_center = square, region_radius = R)),
+                 "is not below r\\* = 0.392699 on manifold_kendall\\(4\\)")
+  # n too small for the coarse stage: the same error whatever the data
+  P <- manifold_spd(3)
+  spec <- dp_bounds(share = 0.2, region_center = diag(3), region_radius = 5.6)
+  e1 <- tryCatch(dp_frechet_mean(P, eustock_cov, epsilon = 1, bounds = spec), error = conditionMessage)
+  e2 <- tryCatch(dp_frechet_mean(P, array(diag(3), c(3, 3, 92)), epsilon = 1, bounds = spec), error = conditionMessage)
+  expect_match(e1, "n = 92 is too small for the location stage to localise", fixed = TRUE)
+  expect_match(e1, "`center = region_center`", fixed = TRUE)
+  expect_identical(e1, e2)
+  # the region's centre stated instead: the radius is found with the whole share
+  set.seed(4)
+  rs <- dp_frechet_mean(P, eustock_cov, epsilon = 1, center = diag(3), bounds = dp_bounds(share = 0.2, radius_max = 5.6))
+  expect_identical(rs$bounds_stages$bound, "radius")
+  expect_lte(rs$radius, 5.6)
+  # a second ball that double precision cannot resolve around some centre of
+  # the region: refused at the worst case, the same whatever the data
+  big <- dp_bounds(region_center = diag(2), region_radius = 8, radius_max = 8)
+  P2 <- manifold_spd(2)
+  set.seed(34)
+  Z1 <- riem_rgaussian(P2, 5000, diag(2), 0.2)
+  Z2 <- riem_rgaussian(P2, 5000, diag(c(50, 0.02)), 0.2)
+  f1 <- tryCatch(dp_frechet_mean(P2, Z1, epsilon = 1, bounds = big), error = conditionMessage)
+  f2 <- tryCatch(dp_frechet_mean(P2, Z2, epsilon = 1, bounds = big), error = conditionMessage)
+  expect_match(f1, "double precision resolves", fixed = TRUE)
+  expect_identical(f1, f2)
+  # by default the grid of radii stops where the worst ball is still resolved
+  plan <- riemdp:::bounds_plan(P2, dp_bounds(region_center = diag(2), region_radius = 8), 5000, 0.2, NULL, NULL, NULL)
+  expect_lt(max(plan$radii) + 8, (log(1e-6 / .Machine$double.eps)) / 2)
+  rel <- dp_frechet_mean(P2, Z1, epsilon = 1, mechanism = "kng", bounds = dp_bounds(region_center = diag(2), region_radius = 8))
+  expect_equal(rel$epsilon, 1)
+})
+
+test_that("spd: a public region that holds none of the data gives an honest noisy release, no error", {
+  P <- manifold_spd(2)
+  set.seed(35)
+  far <- riem_rgaussian(P, 600, diag(c(40, 40)), 0.2)   # about 5.2 from the identity
+  spec <- dp_bounds(region_center = diag(2), region_radius = 2)
+  rel <- expect_silent(dp_frechet_mean(P, far, epsilon = 1, bounds = spec))
+  expect_true(all(is.finite(rel$estimate)))
+  expect_lte(riem_dist(P, diag(2), rel$center), 2 + 1e-9)
+  expect_equal(rel$epsilon, 1)
 })
