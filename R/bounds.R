@@ -138,20 +138,24 @@
 #' `center = region_center` (the radius is then found privately with the
 #' whole share).
 #'
-#' **Measured utility** (`bench/private-bounds.R` in the package sources, 100
-#' releases per route at \eqn{\epsilon = 1}{epsilon = 1} in total, median error
-#' from the non-private mean, private over hand-chosen bounds). The 795 Tonga
+#' **Measured utility** (`bench/private-bounds.R` in the package sources, at
+#' \eqn{\epsilon = 1}{epsilon = 1} in total: the median error from the
+#' non-private mean over 1000 releases per route, private over hand-chosen
+#' bounds; medians of 100 releases vary by some 15%). The 795 Tonga
 #' epicentres on \eqn{S^2}{S^2}, "somewhere on Earth", share 0.2, against caps
-#' of 10 and 20 degrees around a public point: 26 against 31 km and 22
-#' against 28 km (ratios 0.84, 0.79). [eustock_cov] (n = 92) on
+#' of 10 and 20 degrees around a public point: 24 against 31 km and 24
+#' against 26 km (ratios 0.77, 0.93). [eustock_cov] (n = 92) on
 #' `manifold_spd(3)`, public region the identity with radius 5.6
 #' (volatilities of 0.2% to 5% a day): at share 0.2 the coarse location stage
 #' is refused (n = 92 is too small: it would lie about 15 from the mean);
-#' with the region's centre stated and the radius found privately, 1.27
-#' against 0.96 for radius 4 (ratio 1.32; with radius 8.0, volatilities of
-#' 0.1% to 10%, 1.59, ratio 1.65, from overshooting radii). The coarse stage
-#' at share 0.75 runs but errs 3.2 times as much. Kendall's shapes of 4
-#' landmarks (n = 500, region radius 0.3 around a template): ratio 0.56.
+#' with the region's centre stated and the radius found privately, 1.16
+#' against 1.02 for radius 4 (ratio 1.14; with radius 8.0, volatilities of
+#' 0.1% to 10%, ratio 1.38, from overshooting radii). The coarse stage at
+#' share 0.75 runs but errs 3.7 times as much. Kendall's shapes of 4
+#' landmarks (n = 500, region radius 0.3 around a template): ratio 0.50.
+#' Simulated directions on \eqn{S^1}{S^1} (n = 300, spread 20 degrees) against
+#' a known centre and radius 40 degrees: ratio 2.1 (the 10% of points the
+#' private ball clips, around a centre a few degrees off, bias the mean).
 #'
 #' @param share The share of the total \eqn{\epsilon}{epsilon} that
 #'   [dp_frechet_mean()] spends on the bounds, strictly between 0 and 1; the
