@@ -131,8 +131,13 @@
 #' Users who cannot state where their data lie can have the bounds found
 #' privately: `bounds = dp_bounds(share = 0.2, ...)` (see [dp_bounds()]).
 #' Whichever of `center` and `radius` is given is used as given; the others
-#' are found by exponential mechanisms (McSherry & Talwar 2007; the radius by
-#' a private quantile, as in Smith 2011) with
+#' are found privately: on the sphere, Euclidean and
+#' hyperbolic space the centre by an exponential mechanism over a public net
+#' (McSherry & Talwar 2007); on spd and Kendall's space, where a net grows
+#' too fast with the dimension, by a coarse private Fréchet mean in the
+#' public region of [dp_bounds()] (`region_center`, `region_radius`, required
+#' there); the radius by a private quantile over a public grid (Smith 2011).
+#' The stages together spend
 #' \eqn{share \times \epsilon}{share x epsilon}, and the mean is released in the
 #' private ball with \eqn{(1 - share) \times \epsilon}{(1 - share) x epsilon}. On this route
 #' points outside the ball are always clipped to it (`outside = "clip"` is
