@@ -174,10 +174,13 @@ dp_regression_bounds <- function(share = 0.3, x_limits = NULL, y_limits = NULL, 
 #' @export
 print.riemdp_regression_bounds_spec <- function(x, ...) {
   NextMethod()
-  cat(sprintf("  regression: covariate range in %s, quantiles %s; tau holding a fraction %s of the residuals of a coarse private fit\n",
+  cat(sprintf("  regression: covariate range in %s, quantiles %s widened by fences of %s; %s\n",
               if (is.null(x$x_limits)) "(no public wide range: state `x_range`)"
-              else paste(format(unlist(x$x_limits)), collapse = " "),
-              paste(format(x$x_fractions), collapse = " and "), format(x$tau_fraction)))
+              else paste(format(unlist(x$x_limits), trim = TRUE), collapse = " "),
+              paste(format(x$x_fractions), collapse = " and "), format(x$fence),
+              if (x$tau_method == "spread") sprintf("tau = %s x the responses' private spread", format(x$tau_factor))
+              else sprintf("tau = %s x a private quantile (%s) of the residuals of a coarse private fit",
+                           format(x$tau_factor), format(x$tau_fraction))))
   cat(sprintf("  split of the share: %s\n", paste(names(x$weights), format(x$weights), sep = " ", collapse = ", ")))
   invisible(x)
 }

@@ -43,7 +43,7 @@ run <- function(f, seed) {
 t0 <- proc.time()[["elapsed"]]
 set.seed(2101)
 H <- t(replicate(R, compare(hand())))
-rows <- list(run(function() priv(), 2102), run(function() priv_range(), 2103),
+rows <- list(run(function() priv(tau_method = "coarse"), 2102), run(function() priv_range(tau_method = "coarse"), 2103),
              run(function() priv(tau_method = "spread"), 2104), run(function() priv_range(tau_method = "spread"), 2105))
 med <- function(A, k) unname(stats::median(A[, k]))
 tab <- data.frame(
@@ -78,7 +78,7 @@ lrun <- function(f, seed) {
   set.seed(seed)
   t(replicate(R, { r <- f(); c(ratio = mse(coef(r)) / mse_lm, tau = r$tau, beta_max = r$beta_max) }))
 }
-LP <- lrun(function() lin_priv(), 2107)
+LP <- lrun(function() lin_priv(tau_method = "coarse"), 2107)
 LS <- lrun(function() lin_priv(tau_method = "spread"), 2108)
 lt <- data.frame(bounds = c("hand-chosen (tau 1, stations 0-150, depth 0-700, beta_max 10)",
                             "private, tau from a coarse fit (share 0.5; stations 0-500, depth 0-700, mag 0-10)",
