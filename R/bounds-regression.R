@@ -240,10 +240,10 @@ bounds_weights <- function(weights, run, eps_bounds) {
   stats::setNames(eps_bounds * w / sum(w), run)
 }
 
-# "The localisation check" for a private quantile over G grid points: the
-# exponential mechanism's rank error (2/eps) log G must stay below the count
-# of points the quantile keeps on its narrow side... here below n / 2 (else
-# the range is noise over the whole grid). Public n and epsilon only.
+# The localisation check of a private quantile over G grid points: the
+# exponential mechanism's rank error, about (2/eps) log G, must stay below
+# n / 2, else the quantile is noise over the whole grid. Necessary, not
+# sufficient (as in bounds_plan()). Public n and epsilon only.
 bounds_check_quantile <- function(n, eps, G, what, call) {
   gap <- 2 / eps * log(G)
   if (gap > n / 2)
