@@ -213,6 +213,20 @@ test_that("bad input: public errors, before the data are used; covariates outsid
   set.seed(216)
   rel <- expect_silent(dp_geodesic_regression(d$S2, x, d$Y, epsilon = 1, bounds = spec))
   expect_true(all(is.finite(rel$footpoint)))
+  # worst-case checks before the data: the same public error for any data
+  H <- manifold_hyperbolic(2)
+  hb <- dp_regression_bounds(x_limits = c(0, 700), region_center = c(1, 0, 0), region_radius = 3, count_radius = 0.5)
+  Yh1 <- riem_exp(H, c(1, 0, 0), cbind(0, matrix(stats::rnorm(1200, sd = 0.1), 600)))
+  Yh2 <- riem_exp(H, c(1, 0, 0), cbind(0, matrix(stats::rnorm(1200, sd = 1), 600)))
+  h1 <- tryCatch(dp_geodesic_regression(H, d$x, Yh1, epsilon = 1, bounds = hb), error = conditionMessage)
+  h2 <- tryCatch(dp_geodesic_regression(H, rev(d$x), Yh2, epsilon = 1, bounds = hb), error = conditionMessage)
+  expect_match(h1, "double precision", fixed = TRUE)
+  expect_identical(h1, h2)
+  # a plain dp_bounds() specification works with the regression defaults
+  set.seed(218)
+  rp <- dp_geodesic_regression(d$S2, d$x, d$Y, epsilon = 1, x_range = c(0, 700), bounds = dp_bounds(share = 0.3))
+  expect_equal(rp$epsilon, 1)
+  expect_identical(rp$bounds_stages$bound, c("center", "radius"))
   # and on the sphere with a stated covariate range too
   set.seed(217)
   expect_silent(dp_geodesic_regression(d$S2, x, d$Y, epsilon = 1, x_range = c(100, 600), bounds = spec))
