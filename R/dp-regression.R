@@ -490,7 +490,9 @@ print.summary.riemdp_regression_release <- function(x, digits = max(3L, getOptio
   cat(sprintf("Sensitivity (%s): footpoint %s, shooting %s, joint %s\n", r$bound,
               format(r$sensitivity[["footpoint"]], digits = digits), format(r$sensitivity[["shooting"]], digits = digits),
               format(r$sensitivity[["joint"]], digits = digits)))
-  cat(sprintf("Public parameters: n = %d, tau = %s, tau_m = %s, x_range = [%s, %s], radius %s around the centre:\n",
+  cat(sprintf("%s: n = %d, tau = %s, tau_m = %s, x_range = [%s, %s], radius %s around the centre:\n",
+              if (is.null(r$bounds_stages)) "Public parameters"
+              else sprintf("Parameters (found privately: %s; the rest public)", paste(r$private_bounds, collapse = ", ")),
               r$n, format(r$tau, digits = digits), format(r$tau_m, digits = digits), format(r$x_range[1], digits = digits),
               format(r$x_range[2], digits = digits), format(r$radius, digits = digits)))
   print(r$center, digits = digits)
@@ -1039,7 +1041,11 @@ print.summary.riemdp_linear_release <- function(x, digits = max(3L, getOption("d
   print(r$call)
   cat("\n")
   print_guarantee(x$release, x$guarantee)
-  cat("Public ranges of the predictors:\n")
+  if (!is.null(r$bounds_stages))
+    cat(sprintf("Found privately: %s (tau = %s, beta_max = %s)\n", paste(r$private_bounds, collapse = ", "),
+                format(r$tau, digits = digits), format(r$beta_max, digits = digits)))
+  cat(if (is.null(r$bounds_stages) || !"x_range" %in% r$private_bounds) "Public ranges of the predictors:\n"
+      else "Ranges of the predictors (found privately):\n")
   print(r$x_range, digits = digits)
   cat(sprintf("Sampler: %s, burn-in %d, %d further steps\n", release_sampler_name(r), r$control$burn_in, r$control$n_iter))
   cat("Private coefficients:\n")
