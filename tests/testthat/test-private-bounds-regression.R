@@ -138,6 +138,7 @@ test_that("geodesic regression: one composed guarantee, the sum, charged by dp_b
   expect_match(out, "clipped", fixed = TRUE)
   expect_equal(length(gregexpr("Guarantee:", out, fixed = TRUE)[[1]]), 1L)
   expect_equal(dp_budget(rel)$spent, 1)
+  expect_output(print(summary(rel)), "found privately: x_range, center, radius, tau, tau_m", fixed = TRUE)
   b <- dp_spend(dp_budget(total = c(epsilon = 1)), rel)
   expect_error(dp_spend(b, epsilon = 0.01), "would exceed the budget")
   # the coarse route: six stages, still the sum
