@@ -116,6 +116,33 @@
 #' in it. `vignette("choosing-bounds", package = "riemdp")` measures these
 #' effects on the Euclidean case, [dp_linear_regression()].
 #'
+#' @section Bounds found privately:
+#' With `bounds = dp_regression_bounds(share = 0.3, x_limits = c(lower, upper))`
+#' the bounds the user does not state are found privately (the stages and
+#' public rules are in [dp_regression_bounds()]): the covariate's range by
+#' private quartiles widened by Tukey's fences inside the public wide range
+#' `x_limits`; the footpoint ball around the responses' private centre (soft
+#' counts over a public net; on the sphere the whole sphere), with a radius
+#' from their private median distance; `tau_m` as the diameter of the
+#' responses' ball; `tau` from the responses' spread (or from the residuals
+#' of a coarse private fit, `tau_method = "coarse"`). Covariates outside the
+#' private range are clipped to it (a public rule: no error depends on the
+#' data), and every check a private bound could fail is made at the worst
+#' case of its public grid before the data are used. The release prints one
+#' guarantee, the sum of the stages and the release, with the stages
+#' listed; `bounds_stages` holds them, `epsilon` the total (charged by
+#' [dp_budget()]) and `epsilon_release` the regression's part. Only
+#' `scheme = "joint"` is supported. For the 795 Tonga epicentres at total
+#' \eqn{\epsilon = 1}{epsilon = 1}, knowing only "somewhere on Earth" and
+#' "depth 0 to 700 km" (`share = 0.3`), the median footpoint error over 100
+#' releases is 1.46 times that of the hand-chosen bounds of the example in
+#' `vignette("riemdp")` (152 km against 104 km), the direction error 1.43
+#' times (14.6 against 10.2 degrees); the private `tau` is about 0.13
+#' against the hand-chosen 0.1 (`bench/private-bounds-regression.R` in the
+#' package sources). `tau` from the responses' spread overstates the
+#' residual scale when the covariate explains much of the spread: state
+#' `tau` if it is known.
+#'
 #' @inheritParams geodesic_regression
 #' @param x The covariate: a numeric vector with one value per point, inside
 #'   `x_range`.
@@ -148,6 +175,12 @@
 #'   `scheme = "paper"` draws each of its two blocks by the same kind of
 #'   chain on the block's own d coordinates (d the manifold's
 #'   dimension), of the same default length.
+#' @param bounds `NULL` (the default: every public parameter above is
+#'   required, and the release is unchanged), or a specification from
+#'   [dp_regression_bounds()] (or [dp_bounds()]): then any of `tau`,
+#'   `tau_m`, `x_range`, `center` and `radius` may be left out and is found
+#'   under differential privacy with `share` \eqn{\times}{x} `epsilon`, the
+#'   release getting the rest; see "Bounds found privately".
 #' @param diagnostics If `TRUE`, three more chains run from other public
 #'   starts and the release holds their diagnostics: split R-hat and the
 #'   effective sample size of the level \eqn{|\nabla E|/\sigma}{|grad E|/sigma} over the
@@ -187,7 +220,7 @@
 #' @export
 dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center, radius,
                                    scheme = c("joint", "paper"), split = 0.5, bound = c("poster", "jacobi"),
-                                   control = NULL, diagnostics = FALSE) {
+                                   control = NULL, diagnostics = FALSE, bounds = NULL) {
   call <- call_without_data(match.call(), c("x", "Y"), "dp_geodesic_regression")
   # the covariate's name for summaries and plots: the argument when it is a name
   covariate_name <- if (is.name(substitute(x))) as.character(substitute(x)) else "x"
@@ -197,6 +230,14 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   if (!is.null(control)) check_control(control, call)
   if (!is.logical(diagnostics) || length(diagnostics) != 1L || is.na(diagnostics))
     abort("`diagnostics` must be TRUE or FALSE", call)
+  if (!is.null(bounds)) {
+    given <- list(tau = !missing(tau), tau_m = !missing(tau_m), x_range = !missing(x_range),
+                  center = !missing(center), radius = !missing(radius))
+    vals <- list(tau = if (given$tau) tau, tau_m = if (given$tau_m) tau_m, x_range = if (given$x_range) x_range,
+                 center = if (given$center) center, radius = if (given$radius) radius)
+    return(geodesic_release_with_bounds(M, x, Y, if (!missing(epsilon)) epsilon, vals, given, scheme, bound, control,
+                                        diagnostics, bounds, call, covariate_name))
+  }
   for (a in c("epsilon", "tau", "tau_m", "x_range", "center", "radius"))
     if (eval(call("missing", as.name(a)))) abort(sprintf("`%s` is required: a public parameter of the release", a), call)
   epsilon <- check_positive(epsilon, "epsilon", call)
@@ -367,6 +408,8 @@ map_to_unit <- function(x, range, n, arg, call) {
 }
 
 regression_guarantee_sentence <- function(x) {
+  # private bounds (bounds = ): one composed guarantee
+  if (!is.null(x$bounds_stages)) return(regression_bounds_sentence(x, regression_guarantee_sentence))
   dom <- sprintf("public domain: footpoint at x = %s within %s of the centre, |v| <= tau_m = %s per x range [%s, %s]; residuals clipped to tau = %s",
                  format(x$x_range[1], digits = 4), format(x$radius, digits = 4), format(x$tau_m, digits = 4),
                  format(x$x_range[1], digits = 4), format(x$x_range[2], digits = 4), format(x$tau, digits = 4))
@@ -447,7 +490,9 @@ print.summary.riemdp_regression_release <- function(x, digits = max(3L, getOptio
   cat(sprintf("Sensitivity (%s): footpoint %s, shooting %s, joint %s\n", r$bound,
               format(r$sensitivity[["footpoint"]], digits = digits), format(r$sensitivity[["shooting"]], digits = digits),
               format(r$sensitivity[["joint"]], digits = digits)))
-  cat(sprintf("Public parameters: n = %d, tau = %s, tau_m = %s, x_range = [%s, %s], radius %s around the centre:\n",
+  cat(sprintf("%s: n = %d, tau = %s, tau_m = %s, x_range = [%s, %s], radius %s around the centre:\n",
+              if (is.null(r$bounds_stages)) "Public parameters"
+              else sprintf("Parameters (found privately: %s; the rest public)", paste(r$private_bounds, collapse = ", ")),
               r$n, format(r$tau, digits = digits), format(r$tau_m, digits = digits), format(r$x_range[1], digits = digits),
               format(r$x_range[2], digits = digits), format(r$radius, digits = digits)))
   print(r$center, digits = digits)
@@ -672,6 +717,23 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #'   and on the change of the fitted response across each range (in the
 #'   response's units).
 #' @param control,diagnostics As in [dp_geodesic_regression()].
+#' @param bounds `NULL` (the default: `tau`, `x_range` and `beta_max` are
+#'   required, and the release is unchanged), or a specification from
+#'   [dp_regression_bounds()] (or [dp_bounds()]): then any of them may be
+#'   left out and is found privately with `share` \eqn{\times}{x}
+#'   `epsilon`, the release getting the rest: each numeric predictor's range
+#'   by private quartiles widened by Tukey's fences inside its public wide
+#'   range (`x_limits`), the response's range likewise inside `y_limits`,
+#'   `beta_max` from the response's range and `tau` from its spread (or
+#'   from a coarse private fit), by the public rules of
+#'   [dp_regression_bounds()]. Predictors outside their ranges are then
+#'   clipped (no data-dependent error). The release prints one guarantee,
+#'   the sum of its stages, which [dp_budget()] charges. On
+#'   `mag ~ stations + depth` of `quakes` (n = 1000, total
+#'   \eqn{\epsilon = 1}{epsilon = 1}, `share = 0.5`) the median in-sample MSE
+#'   over 100 releases is 1.20 times `lm()`'s, against 1.13 with
+#'   hand-chosen bounds (`bench/private-bounds-regression.R` in the package
+#'   sources).
 #' @return An object of class `c("riemdp_linear_release", "riemdp_release")`
 #'   with `coefficients` (named as `lm()` names them), `epsilon`, `sigma`,
 #'   `sensitivity`, `tau`, `x_range` (the 2 x m matrix), `beta_max`, `n`,
@@ -690,7 +752,7 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' predict(rel, data.frame(speed = c(10, 20)))
 #' @export
 dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
-                                 control = NULL, diagnostics = FALSE, na.action = NULL) {
+                                 control = NULL, diagnostics = FALSE, na.action = NULL, bounds = NULL) {
   call <- call_without_data(match.call(), "data", "dp_linear_regression")
   # under do.call() the call holds the formula object, with its environment
   # (which may hold the data): keep the bare expression
@@ -703,11 +765,12 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   if (!is.logical(diagnostics) || length(diagnostics) != 1L || is.na(diagnostics))
     abort("`diagnostics` must be TRUE or FALSE", call)
   na_action <- check_na_action(na.action, call)
-  for (a in c("epsilon", "tau", "beta_max"))
+  if (!is.null(bounds)) check_bounds_spec(bounds, call)
+  for (a in if (is.null(bounds)) c("epsilon", "tau", "beta_max") else "epsilon")
     if (eval(call("missing", as.name(a)))) abort(sprintf("`%s` is required: a public parameter of the release", a), call)
   epsilon <- check_positive(epsilon, "epsilon", call)
-  tau <- check_positive(tau, "tau", call)
-  beta_max <- check_positive(beta_max, "beta_max", call)
+  tau <- if (missing(tau)) NULL else check_positive(tau, "tau", call)
+  beta_max <- if (missing(beta_max)) NULL else check_positive(beta_max, "beta_max", call)
   if (nrow(data) < 1L) abort("`data` must hold at least one row (it has none)", call)
   # the variables are evaluated with base R's functions only (the allow-list
   # below), never ones found in the caller's environment
@@ -751,6 +814,15 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   X <- X[, -1L, drop = FALSE]
   if (!all(is.finite(X)) || !all(is.finite(y))) abort("`data` must hold finite values of the variables of `formula`", call)
   numeric_cols <- colnames(X)[!dummy]
+  meta <- list(terms = public_terms(tt), formula = formula_public, xlevels = stats::.getXlevels(tt, mf),
+               contrasts = contrasts, na.action = na_action, response = paste(deparse(formula[[2L]]), collapse = " "))
+  if (!is.null(bounds)) {
+    if (length(numeric_cols) && !missing(x_range) && !is.null(x_range))
+      check_ranges_not_for_dummies(x_range, colnames(X)[dummy], discrete, numeric_cols, call)
+    return(linear_release_with_bounds(X, as.double(y), dummy, numeric_cols, epsilon,
+                                      if (missing(x_range)) NULL else x_range, tau, beta_max, bounds, control,
+                                      diagnostics, meta, call))
+  }
   R <- matrix(c(0, 1), 2L, m, dimnames = list(c("lower", "upper"), colnames(X)))
   if (length(numeric_cols)) {
     if (missing(x_range)) abort("`x_range` is required: a public parameter of the release", call)
@@ -760,14 +832,20 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
     abort(sprintf("`x_range` is not used: the predictors (%s) are all factors or logical, whose dummies lie in [0, 1], a public range set automatically; drop `x_range`",
                   paste0("`", discrete, "`", collapse = ", ")), call)
   }
-  n <- length(y)
-  U <- X
-  for (j in seq_len(m)) {
+  for (j in seq_len(m))
     if (any(X[, j] < R[1L, j] | X[, j] > R[2L, j]))
       abort(sprintf("predictor `%s` has values outside its public range in `x_range` = [%s, %s]", colnames(X)[j],
                     format(R[1L, j]), format(R[2L, j])), call)
-    U[, j] <- (X[, j] - R[1L, j]) / (R[2L, j] - R[1L, j])
-  }
+  linear_release_core(X, y, R, epsilon, tau, beta_max, control, diagnostics, meta, call)
+}
+
+# The release itself, from the model matrix X (without intercept; every
+# value inside its public range in R), the response y and the public bounds.
+linear_release_core <- function(X, y, R, epsilon, tau, beta_max, control, diagnostics, meta, call) {
+  m <- ncol(X)
+  n <- length(y)
+  U <- X
+  for (j in seq_len(m)) U[, j] <- (X[, j] - R[1L, j]) / (R[2L, j] - R[1L, j])
   E1 <- manifold_euclidean(1)
   sens <- regression_sensitivity(E1, n, tau, beta_max, "poster", m = m, call = call)
   sigma <- 2 * sens[["joint"]] / epsilon
@@ -783,10 +861,10 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   coefficients <- c(theta_u[1L] - sum(slopes * R[1L, ]), slopes)
   names(coefficients) <- c("(Intercept)", colnames(X))
   structure(list(coefficients = coefficients, epsilon = epsilon, sigma = sigma, sensitivity = sens[["joint"]],
-                 tau = tau, x_range = R, beta_max = beta_max, n = n, m = m, terms = public_terms(tt),
-                 formula = formula_public, xlevels = stats::.getXlevels(tt, mf), contrasts = contrasts,
-                 na.action = na_action,
-                 response = paste(deparse(formula[[2L]]), collapse = " "),
+                 tau = tau, x_range = R, beta_max = beta_max, n = n, m = m, terms = meta$terms,
+                 formula = meta$formula, xlevels = meta$xlevels, contrasts = meta$contrasts,
+                 na.action = meta$na.action,
+                 response = meta$response,
                  guarantee = "epsilon-DP", sampler = "kng-chain",
                  control = ctl[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = res$diagnostics,
@@ -931,6 +1009,7 @@ predictor_ranges <- function(x_range, names, call) {
 }
 
 linear_guarantee_sentence <- function(x) {
+  if (!is.null(x$bounds_stages)) return(regression_bounds_sentence(x, linear_guarantee_sentence))
   sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on the %d coefficients with sigma = 2*Delta/epsilon = %s, Delta = 2*tau*sqrt(1 + m)/n = %s (n = %s, tau = %s, m = %d); public domain: predictors in `x_range`, |fit at the lower corner| and |change across each range| <= beta_max = %s; %s. %s",
           format_guarantee(x$epsilon, 4), x$m + 1L, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4),
           if (is.null(x$na.action) || x$na.action == "na.fail") sprintf("%d", x$n)
@@ -962,7 +1041,11 @@ print.summary.riemdp_linear_release <- function(x, digits = max(3L, getOption("d
   print(r$call)
   cat("\n")
   print_guarantee(x$release, x$guarantee)
-  cat("Public ranges of the predictors:\n")
+  if (!is.null(r$bounds_stages))
+    cat(sprintf("Found privately: %s (tau = %s, beta_max = %s)\n", paste(r$private_bounds, collapse = ", "),
+                format(r$tau, digits = digits), format(r$beta_max, digits = digits)))
+  cat(if (is.null(r$bounds_stages) || !"x_range" %in% r$private_bounds) "Public ranges of the predictors:\n"
+      else "Ranges of the predictors (found privately):\n")
   print(r$x_range, digits = digits)
   cat(sprintf("Sampler: %s, burn-in %d, %d further steps\n", release_sampler_name(r), r$control$burn_in, r$control$n_iter))
   cat("Private coefficients:\n")

@@ -1,0 +1,260 @@
+# Private bounds for the regressions (dp_regression_bounds(),
+# dp_geodesic_regression(bounds = ), dp_linear_regression(bounds = )): the
+# privacy audit of each new stage, the composed guarantee and its
+# accounting, bad input, reproducibility, and bounds = NULL unchanged.
+
+# Frequencies of the outcomes 1..K of `draw()` over `n_draws` calls.
+draw_freq <- function(draw, K, n_draws) tabulate(vapply(seq_len(n_draws), function(i) draw(), 1L), K)
+
+# The audit statistic (as in test-private-bounds.R): for each outcome seen on
+# both datasets, the absolute log-ratio of the empirical frequencies minus z
+# standard errors; its maximum must stay below epsilon for an epsilon-DP stage.
+audit_excess <- function(f1, f2, z = 4) {
+  ok <- f1 > 0 & f2 > 0
+  lr <- abs(log(f1[ok] / f2[ok]))
+  se <- sqrt(1 / f1[ok] + 1 / f2[ok] - 1 / sum(f1) - 1 / sum(f2))
+  list(max_log_ratio = max(lr), lower = max(lr - z * se), se = se[which.max(lr)])
+}
+
+tonga_like <- function(n, seed) {
+  # a cloud on S^2 drifting with a covariate in [40, 680]
+  set.seed(seed)
+  S2 <- manifold_sphere(2)
+  x <- stats::runif(n, 40, 680)
+  p <- c(cos(-0.35) * cos(3.2), cos(-0.35) * sin(3.2), sin(-0.35))
+  v <- riem_project(S2, p)
+  v <- c(-sin(3.2), cos(3.2), 0) * 0.15
+  truth <- riem_geodesic(S2, p, v, (x - 40) / 640)
+  Y <- riem_project(S2, truth + matrix(stats::rnorm(3 * n, sd = 0.04), n))
+  list(S2 = S2, x = x, Y = Y)
+}
+
+test_that("dp_regression_bounds() refuses bad settings; a plain dp_bounds() is accepted", {
+  for (s in list(0, 1, -0.1, 1.5, NA_real_))
+    expect_error(dp_regression_bounds(share = s), "`share` must be a single number strictly between 0 and 1", fixed = TRUE)
+  expect_error(dp_regression_bounds(x_fractions = c(0.8, 0.2)), "`x_fractions`")
+  expect_error(dp_regression_bounds(weights = c(range = 1)), "`weights`")
+  expect_error(dp_regression_bounds(tau_method = "oracle"), "tau_method")
+  expect_error(dp_regression_bounds(y_limits = c(1, 0)), "y_limits")
+  expect_error(dp_regression_bounds(fence = -1), "`fence`")
+  spec <- dp_regression_bounds(x_limits = c(0, 700))
+  expect_s3_class(spec, c("riemdp_regression_bounds_spec", "riemdp_bounds_spec"))
+  expect_output(print(spec), "share of the total epsilon: 0.3")
+  expect_output(print(spec), "covariate range in 0 700")
+  up <- riemdp:::as_regression_bounds_spec(dp_bounds(share = 0.25), NULL)
+  expect_equal(up$share, 0.25)
+  expect_equal(up$fraction, 0.5)
+  expect_identical(up$tau_method, "spread")
+})
+
+test_that("covariate range stage audit: within epsilon, and a 10x mechanism fails", {
+  g <- c(0, 1, 2, 3, 4)
+  # adjacent datasets: one value moved from the bottom to the top
+  x1 <- c(0.5, 1.5, 1.5, 2.5, 2.5, 3.5)
+  x2 <- c(3.5, 1.5, 1.5, 2.5, 2.5, 3.5)
+  eps <- 0.5
+  # each outcome (a pair of grid points, fences off) as one label
+  lab <- function(r) as.integer(match(r[1], g) * 10L + match(r[2], g))
+  draw <- function(x, f) lab(riemdp:::bounds_range_stage(x, g, c(0.25, 0.75), eps, 0, eps_factor = f))
+  n_draws <- 20000
+  set.seed(201)
+  f1 <- tabulate(replicate(n_draws, draw(x1, 1)), 55)
+  f2 <- tabulate(replicate(n_draws, draw(x2, 1)), 55)
+  expect_lt(audit_excess(f1, f2)$lower, eps)
+  f1b <- tabulate(replicate(n_draws, draw(x1, 10)), 55)
+  f2b <- tabulate(replicate(n_draws, draw(x2, 10)), 55)
+  expect_gt(audit_excess(f1b, f2b)$lower, eps)
+  # the utility has sensitivity 1
+  u1 <- riemdp:::bounds_quantile_utility(x1, g, 0.25)
+  u2 <- riemdp:::bounds_quantile_utility(x2, g, 0.25)
+  expect_lte(max(abs(u1 - u2)), 1)
+  # fences: post-processing within the wide range
+  set.seed(202)
+  r <- riemdp:::bounds_range_stage(x1, g, c(0.25, 0.75), 100, 1.5)
+  expect_true(r[1] >= 0 && r[2] <= 4 && r[1] < r[2])
+})
+
+test_that("soft-count location stage audit: within epsilon, and a 10x mechanism fails", {
+  S2 <- manifold_sphere(2)
+  A <- c(1, 0, 0); B <- c(0, 1, 0); C <- c(0, 0, 1)
+  spec <- dp_regression_bounds(candidates = rbind(A, B, C), count_radius = 0.3)
+  eps <- 0.2
+  D1 <- rbind(A, B, B, B, B)
+  D2 <- rbind(B, B, B, B, B)
+  plan <- riemdp:::bounds_plan(S2, spec, 100, eps, NULL, 0.1, NULL)
+  S1 <- riemdp:::as_points(S2, D1, "X"); S2s <- riemdp:::as_points(S2, D2, "X")
+  u1 <- riemdp:::bounds_soft_counts(S2, S1, plan$candidates, 0.3)
+  u2 <- riemdp:::bounds_soft_counts(S2, S2s, plan$candidates, 0.3)
+  expect_equal(u1, c(1, 4, 0))
+  expect_lte(max(abs(u1 - u2)), 1)
+  # a point at half the count radius adds one half
+  half <- riem_exp(S2, A, c(0, 0.15, 0))
+  expect_equal(riemdp:::bounds_soft_counts(S2, riemdp:::as_points(S2, rbind(half), "X"), plan$candidates, 0.3)[1],
+               0.5, tolerance = 1e-12)
+  n_draws <- 20000
+  set.seed(203)
+  f1 <- draw_freq(function() riemdp:::regression_location_stage(S2, S1, plan), 3, n_draws)
+  f2 <- draw_freq(function() riemdp:::regression_location_stage(S2, S2s, plan), 3, n_draws)
+  expect_lt(audit_excess(f1, f2)$lower, eps)
+  f1b <- draw_freq(function() riemdp:::regression_location_stage(S2, S1, plan, eps_factor = 10), 3, n_draws)
+  f2b <- draw_freq(function() riemdp:::regression_location_stage(S2, S2s, plan, eps_factor = 10), 3, n_draws)
+  expect_gt(audit_excess(f1b, f2b)$lower, eps)
+})
+
+test_that("residual quantile stage (tau_method = \"coarse\") audit: within epsilon, and a 10x mechanism fails", {
+  radii <- c(0.1, 0.2, 0.4)
+  r1 <- c(0.05, 0.15, 0.15, 0.3)
+  r2 <- c(0.5, 0.15, 0.15, 0.3)
+  eps <- 0.4
+  lab <- function(v) match(v, radii)
+  n_draws <- 20000
+  set.seed(204)
+  f1 <- draw_freq(function() lab(riemdp:::bounds_residual_stage(r1, radii, 0.5, eps)), 3, n_draws)
+  f2 <- draw_freq(function() lab(riemdp:::bounds_residual_stage(r2, radii, 0.5, eps)), 3, n_draws)
+  expect_lt(audit_excess(f1, f2)$lower, eps)
+  f1b <- draw_freq(function() lab(riemdp:::bounds_residual_stage(r1, radii, 0.5, eps, 10)), 3, n_draws)
+  f2b <- draw_freq(function() lab(riemdp:::bounds_residual_stage(r2, radii, 0.5, eps, 10)), 3, n_draws)
+  expect_gt(audit_excess(f1b, f2b)$lower, eps)
+})
+
+test_that("geodesic regression: one composed guarantee, the sum, charged by dp_budget()", {
+  d <- tonga_like(800, 205)
+  set.seed(206)
+  rel <- dp_geodesic_regression(d$S2, d$x, d$Y, epsilon = 1, bounds = dp_regression_bounds(x_limits = c(0, 700)))
+  expect_s3_class(rel, "riemdp_regression_release")
+  expect_equal(rel$epsilon, 1)
+  expect_equal(rel$epsilon_release, 0.7)
+  expect_equal(sum(rel$bounds_stages$epsilon) + rel$epsilon_release, 1)
+  expect_identical(rel$bounds_stages$bound, c("x_range", "center", "radius"))
+  expect_equal(rel$bounds_stages$epsilon, c(0.3 * 0.2 / 0.5, 0.3 * 0.3 / 0.5 * 0.5, 0.3 * 0.3 / 0.5 * 0.5))
+  expect_equal(rel$sigma, 2 * sensitivity_geodesic_regression(d$S2, 800, rel$tau, rel$tau_m)[["joint"]] / 0.7)
+  expect_equal(rel$tau_m, 2 * rel$radius / 1.5)
+  expect_true(rel$x_range[1] >= 0 && rel$x_range[2] <= 700)
+  out <- gsub("\\s+", " ", paste(capture.output(print(rel)), collapse = " "))
+  expect_match(out, "1-DP (pure epsilon-DP) in total, the sum of its 4 stages", fixed = TRUE)
+  expect_match(out, "[1] private covariate range, 0.12-DP", fixed = TRUE)
+  expect_match(out, "[4] the regression, 0.7-DP", fixed = TRUE)
+  expect_match(out, "soft counts", fixed = TRUE)
+  expect_match(out, "clipped", fixed = TRUE)
+  expect_equal(length(gregexpr("Guarantee:", out, fixed = TRUE)[[1]]), 1L)
+  expect_equal(dp_budget(rel)$spent, 1)
+  expect_output(print(summary(rel)), "found privately: x_range, center, radius, tau, tau_m", fixed = TRUE)
+  b <- dp_spend(dp_budget(total = c(epsilon = 1)), rel)
+  expect_error(dp_spend(b, epsilon = 0.01), "would exceed the budget")
+  # the coarse route: six stages, still the sum
+  set.seed(207)
+  rc <- dp_geodesic_regression(d$S2, d$x, d$Y, epsilon = 1,
+                               bounds = dp_regression_bounds(x_limits = c(0, 700), tau_method = "coarse"))
+  expect_identical(rc$bounds_stages$bound, c("x_range", "center", "radius", "coarse", "tau"))
+  expect_equal(rc$epsilon, 1)
+  expect_equal(sum(rc$bounds_stages$epsilon) + rc$epsilon_release, 1)
+  # stated bounds are used as given; the rest found
+  set.seed(208)
+  rs <- dp_geodesic_regression(d$S2, d$x, d$Y, epsilon = 1, x_range = c(0, 700), tau = 0.1,
+                               bounds = dp_regression_bounds())
+  expect_identical(rs$x_range, c(0, 700))
+  expect_identical(rs$tau, 0.1)
+  expect_identical(rs$bounds_stages$bound, c("center", "radius"))
+  expect_equal(rs$bounds_stages$epsilon, c(0.15, 0.15))
+})
+
+test_that("linear regression: composed guarantee, stated bounds kept, dp_budget() charges the total", {
+  set.seed(209)
+  n <- 800
+  x <- stats::runif(n, 10, 90); z <- stats::runif(n, 0, 5)
+  dat <- data.frame(y = 3 + 0.05 * x - 0.4 * z + stats::rnorm(n, sd = 0.3), x = x, z = z)
+  spec <- dp_regression_bounds(share = 0.5, x_limits = list(x = c(0, 200), z = c(-10, 10)), y_limits = c(-20, 20))
+  set.seed(210)
+  rel <- dp_linear_regression(y ~ x + z, dat, epsilon = 1, bounds = spec)
+  expect_s3_class(rel, "riemdp_linear_release")
+  expect_equal(rel$epsilon, 1)
+  expect_equal(sum(rel$bounds_stages$epsilon) + rel$epsilon_release, 1)
+  expect_identical(rel$bounds_stages$bound, c("x_range", "x_range", "y_range"))
+  expect_equal(rel$sigma, 2 * 2 * rel$tau * sqrt(3) / n / 0.5)
+  out <- gsub("\\s+", " ", paste(capture.output(print(rel)), collapse = " "))
+  expect_match(out, "1-DP (pure epsilon-DP) in total, the sum of its 4 stages", fixed = TRUE)
+  expect_match(out, "beta_max = max(|lower|, |upper|) + (upper - lower)", fixed = TRUE)
+  expect_equal(dp_budget(rel)$spent, 1)
+  set.seed(211)
+  rk <- dp_linear_regression(y ~ x + z, dat, epsilon = 1, tau = 1, beta_max = 20,
+                             bounds = dp_regression_bounds(x_limits = list(x = c(0, 200), z = c(-10, 10))))
+  expect_identical(rk$tau, 1)
+  expect_identical(rk$beta_max, 20)
+  expect_identical(rk$bounds_stages$bound, c("x_range", "x_range"))
+  set.seed(212)
+  rc <- dp_linear_regression(y ~ x + z, dat, epsilon = 1, x_range = list(x = c(0, 100), z = c(0, 5)),
+                             bounds = dp_regression_bounds(share = 0.5, y_limits = c(-20, 20), tau_method = "coarse"))
+  expect_identical(unname(rc$x_range[, "x"]), c(0, 100))
+  expect_identical(rc$bounds_stages$bound, c("y_range", "coarse", "tau"))
+  expect_equal(sum(rc$bounds_stages$epsilon) + rc$epsilon_release, 1)
+})
+
+test_that("bad input: public errors, before the data are used; covariates outside are clipped", {
+  d <- tonga_like(60, 213)
+  spec <- dp_regression_bounds(x_limits = c(0, 700))
+  # n too small to localise: the same message whatever the data
+  d2 <- tonga_like(60, 214)
+  e1 <- tryCatch(dp_geodesic_regression(d$S2, d$x, d$Y, epsilon = 1, bounds = spec), error = conditionMessage)
+  e2 <- tryCatch(dp_geodesic_regression(d$S2, rev(d2$x), d2$Y[, c(2, 1, 3)], epsilon = 1, bounds = spec),
+                 error = conditionMessage)
+  expect_match(e1, "n = 60 is too small", fixed = TRUE)
+  expect_identical(e1, e2)
+  d <- tonga_like(600, 215)
+  expect_error(dp_geodesic_regression(d$S2, d$x, d$Y, epsilon = 1, bounds = dp_regression_bounds()), "x_limits")
+  expect_error(dp_geodesic_regression(d$S2, d$x, d$Y, epsilon = 1, bounds = list(share = 0.2)), "specification")
+  expect_error(dp_geodesic_regression(d$S2, d$x, d$Y, epsilon = 1, scheme = "paper", bounds = spec), "joint")
+  expect_error(dp_geodesic_regression(d$S2, d$x, d$Y, epsilon = 1, tau = 0.1, tau_m = 0.2, x_range = c(0, 700),
+                                      center = c(0, 0, 1), radius = 0.3, bounds = spec), "nothing to find")
+  expect_error(dp_geodesic_regression(d$S2, d$x, d$Y, bounds = spec), "epsilon")
+  expect_error(dp_linear_regression(mpg ~ wt, mtcars, epsilon = 1, bounds = dp_regression_bounds(x_limits = c(1, 6))),
+               "y_limits")
+  # covariates outside the wide range and the private range: clipped, no error, no warning
+  x <- d$x
+  x[1:5] <- c(-100, 900, 5000, 701, -1)
+  set.seed(216)
+  rel <- expect_silent(dp_geodesic_regression(d$S2, x, d$Y, epsilon = 1, bounds = spec))
+  expect_true(all(is.finite(rel$footpoint)))
+  # worst-case checks before the data: the same public error for any data
+  H <- manifold_hyperbolic(2)
+  hb <- dp_regression_bounds(x_limits = c(0, 700), region_center = c(1, 0, 0), region_radius = 3, count_radius = 0.5)
+  Yh1 <- riem_exp(H, c(1, 0, 0), cbind(0, matrix(stats::rnorm(1200, sd = 0.1), 600)))
+  Yh2 <- riem_exp(H, c(1, 0, 0), cbind(0, matrix(stats::rnorm(1200, sd = 1), 600)))
+  h1 <- tryCatch(dp_geodesic_regression(H, d$x, Yh1, epsilon = 1, bounds = hb), error = conditionMessage)
+  h2 <- tryCatch(dp_geodesic_regression(H, rev(d$x), Yh2, epsilon = 1, bounds = hb), error = conditionMessage)
+  expect_match(h1, "double precision", fixed = TRUE)
+  expect_identical(h1, h2)
+  # a plain dp_bounds() specification works with the regression defaults
+  set.seed(218)
+  rp <- dp_geodesic_regression(d$S2, d$x, d$Y, epsilon = 1, x_range = c(0, 700), bounds = dp_bounds(share = 0.3))
+  expect_equal(rp$epsilon, 1)
+  expect_identical(rp$bounds_stages$bound, c("center", "radius"))
+  # and on the sphere with a stated covariate range too
+  set.seed(217)
+  expect_silent(dp_geodesic_regression(d$S2, x, d$Y, epsilon = 1, x_range = c(100, 600), bounds = spec))
+})
+
+test_that("set.seed() reproduces; bounds = NULL leaves releases bit-identical", {
+  d <- tonga_like(600, 218)
+  spec <- dp_regression_bounds(x_limits = c(0, 700))
+  set.seed(7); a <- dp_geodesic_regression(d$S2, d$x, d$Y, epsilon = 1, bounds = spec)
+  set.seed(7); b <- dp_geodesic_regression(d$S2, d$x, d$Y, epsilon = 1, bounds = spec)
+  expect_identical(a$footpoint, b$footpoint)
+  expect_identical(a[c("tau", "tau_m", "x_range", "radius", "center")], b[c("tau", "tau_m", "x_range", "radius", "center")])
+  # reference values from the package before the route existed
+  S2 <- manifold_sphere(2)
+  set.seed(31); x <- stats::runif(60)
+  Y <- riem_project(S2, riem_geodesic(S2, c(0, 0, 1), c(0.3, 0.2, 0), x) + matrix(stats::rnorm(180, sd = 0.02), 60))
+  set.seed(32); g <- dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1),
+                                            center = c(0, 0, 1), radius = 0.5, bounds = NULL)
+  set.seed(33); l <- dp_linear_regression(mpg ~ wt + hp, mtcars, epsilon = 1, tau = 5,
+                                          x_range = list(wt = c(1, 6), hp = c(50, 350)), beta_max = 50)
+  expect_identical(unname(c(g$footpoint, g$shooting, coef(l))),
+                   c(0.24051847706035565, -0.29388898489316129, 0.92508384849754799,
+                     -0.17614037905918475, 0.79054818688864614, 0.29694434760711352,
+                     -10.264938158772802, 9.6072975258194511, -0.034747462790247673))
+  expect_null(g$bounds_stages)
+  expect_null(l$bounds_stages)
+  # and outside the route, covariates outside x_range are still an error
+  expect_error(dp_linear_regression(mpg ~ wt, mtcars, epsilon = 1, tau = 5, x_range = c(2, 3), beta_max = 50),
+               "outside its public range")
+})
