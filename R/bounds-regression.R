@@ -245,11 +245,8 @@ bounds_weights <- function(weights, run, eps_bounds) {
 # n / 2, else the quantile is noise over the whole grid. Necessary, not
 # sufficient (as in bounds_plan()). Public n and epsilon only.
 bounds_check_quantile <- function(n, eps, G, what, call) {
-  gap <- 2 / eps * log(G)
-  if (gap > n / 2)
-    abort(sprintf("n = %.0f is too small for the private %s at its epsilon %s: the exponential mechanism over %d public grid points is off by about (2/epsilon) log(%d) = %s points, more than half of n. Raise `epsilon` or `share`, or state the bound",
-                  as.double(n), what, format(eps, digits = 4), G, G, format(gap, digits = 4)), call)
-  invisible(TRUE)
+  bounds_check_localise(n, eps, G, n / 2, "half of n", paste("private", what), "public grid points picks one whose rank is",
+                        "Raise `epsilon` or `share`, or state the bound", call)
 }
 
 # One stage row.
@@ -266,13 +263,7 @@ empty_stages <- function() {
 # The composed sentence of a regression release with private bounds: the
 # stages, then the regression's own sentence at its share.
 regression_bounds_sentence <- function(x, own_sentence) {
-  y <- x
-  y$bounds_stages <- NULL
-  y$epsilon <- x$epsilon_release
-  s <- own_sentence(y)
-  s <- sub(" It is also [^ ]+-GDP \\(gdp_from_dp\\(epsilon\\)\\)\\.$", "", s)
-  s <- sub("^([^ ]+-DP) \\(pure epsilon-DP\\)", "\\1", s)
-  s <- sub("\\.$", "", s)
+  s <- sentence_at_share(x, x$epsilon_release, own_sentence)
   s <- paste0(s, "; covariates outside the private range are clipped to it (a public rule of this route)")
   st <- x$bounds_stages
   label <- c(center = "centre of the footpoint ball", radius = "radius of the footpoint ball",

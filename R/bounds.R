@@ -372,11 +372,11 @@ bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call) {
     plan$count_radius <- net$count_radius
     plan$like <- net$like
     N <- net$set$n
-    gap <- 2 / eps_loc * log(N)
-    if (gap > spec$fraction * n)
-      abort(sprintf("n = %.0f is too small for the location stage to localise at its epsilon %s (share of the budget): the exponential mechanism over %d public candidates picks one whose count is within about (2/epsilon) log(%d) = %s points of the best, more than the public fraction %s of n (%s points). Raise `epsilon` or `share`, use fewer candidates (a larger `spacing` or `count_radius`, or a smaller public region), or state `center`",
-                    as.double(n), format(eps_loc, digits = 4), N, N, format(gap, digits = 4), format(spec$fraction),
-                    format(spec$fraction * n, digits = 4)), call)
+    bounds_check_localise(n, eps_loc, N, spec$fraction * n,
+                          sprintf("the public fraction %s of n", format(spec$fraction)),
+                          "location stage to localise", "public candidates picks one whose count is",
+                          "Raise `epsilon` or `share`, use fewer candidates (a larger `spacing` or `count_radius`, or a smaller public region), or state `center`",
+                          call)
     stages[nrow(stages) + 1L, ] <- list("location", "center", eps_loc,
                                         sprintf("exponential mechanism (McSherry & Talwar 2007) over %d public candidates scored by their counts within %s", N,
                                                 format(net$count_radius, digits = 4)), N)
@@ -385,17 +385,29 @@ bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call) {
     radii <- bounds_radii(M, spec, region, call)
     plan$radii <- radii
     G <- length(radii)
-    gap <- 2 / eps_scale * log(G)
-    if (gap > spec$fraction * n)
-      abort(sprintf("n = %.0f is too small for the scale stage at its epsilon %s: the private quantile over %d public radii is off by about (2/epsilon) log(%d) = %s points, more than the public fraction %s of n (%s points). Raise `epsilon` or `share`, use fewer radii (`n_radii`), or state `radius`",
-                    as.double(n), format(eps_scale, digits = 4), G, G, format(gap, digits = 4), format(spec$fraction),
-                    format(spec$fraction * n, digits = 4)), call)
+    bounds_check_localise(n, eps_scale, G, spec$fraction * n,
+                          sprintf("the public fraction %s of n", format(spec$fraction)),
+                          "scale stage", "public radii picks one whose count is",
+                          "Raise `epsilon` or `share`, use fewer radii (`n_radii`), or state `radius`", call)
     stages[nrow(stages) + 1L, ] <- list("scale", "radius", eps_scale,
                                         sprintf("private quantile by the exponential mechanism (Smith 2011) over %d public radii up to %s, fraction %s",
                                                 G, format(max(radii), digits = 4), format(spec$fraction)), G)
   }
   plan$stages <- stages
   plan
+}
+
+# Can an exponential mechanism over N public choices, at eps, find the data?
+# It picks a choice whose utility is within about (2/eps) log N of the best
+# (McSherry & Talwar 2007); an error, from public numbers only, when that
+# gap exceeds `limit` points (public: a fraction of the public n).
+bounds_check_localise <- function(n, eps, N, limit, limit_text, what, choices, remedy, call) {
+  gap <- 2 / eps * log(N)
+  if (gap > limit)
+    abort(sprintf("n = %.0f is too small for the %s at its epsilon %s: the exponential mechanism over %d %s within about (2/epsilon) log(%d) = %s points of the best, more than %s (%s points). %s",
+                  as.double(n), what, format(eps, digits = 4), N, choices, N, format(gap, digits = 4), limit_text,
+                  format(limit, digits = 4), remedy), call)
+  invisible(TRUE)
 }
 
 # The public region: list(center = set or NULL, radius = number or NULL).
@@ -682,16 +694,23 @@ bounds_stages_sentence <- function(stages, total, M, mean_sentence = NULL) {
           format_guarantee(total, 4), length(parts), paste(parts, collapse = "; "), implied_mu_sentence(total))
 }
 
+# A release's own guarantee sentence at its share `eps_share` of the budget,
+# as one stage of a composed guarantee: without its implied-mu sentence,
+# its "(pure epsilon-DP)" and its final full stop.
+sentence_at_share <- function(x, eps_share, own_sentence) {
+  y <- x
+  y$bounds_stages <- NULL
+  y$epsilon <- eps_share
+  s <- own_sentence(y)
+  s <- sub(" It is also [^ ]+-GDP \\(gdp_from_dp\\(epsilon\\)\\)\\.$", "", s)
+  s <- sub("^([^ ]+-DP) \\(pure epsilon-DP\\)", "\\1", s)
+  sub("\\.$", "", s)
+}
+
 # The mean's part of the composed sentence: the release's own sentence at
 # its share, without its implied-mu sentence.
 bounds_release_sentence <- function(x) {
-  y <- x
-  y$bounds_stages <- NULL
-  y$epsilon <- x$epsilon_mean
-  s <- guarantee_sentence(y)
-  s <- sub(" It is also [^ ]+-GDP \\(gdp_from_dp\\(epsilon\\)\\)\\.$", "", s)
-  s <- sub("^([^ ]+-DP) \\(pure epsilon-DP\\)", "\\1", s)
-  s <- sub("\\.$", "", s)
+  s <- sentence_at_share(x, x$epsilon_mean, guarantee_sentence)
   s <- paste0(s, ", in the private ball of the stages above, points outside it clipped to it (outside = \"clip\" is forced on this route)")
   bounds_stages_sentence(x$bounds_stages, x$epsilon, x$manifold, s)
 }

@@ -166,3 +166,18 @@ audit_cells <- function(c1, c2, n_cells, min_count = 50) {
   se <- sqrt((1 - p1) / (N1 * p1) + (1 - p2) / (N2 * p2))
   data.frame(cell = keep, n1 = k1[keep], n2 = k2[keep], log_ratio = log(p1 / p2), se = se)
 }
+
+# ---- audits of selection mechanisms (private bounds) ----
+
+# Frequencies of the outcomes 1..K of `draw()` over `n_draws` calls.
+draw_freq <- function(draw, K, n_draws) tabulate(vapply(seq_len(n_draws), function(i) draw(), 1L), K)
+
+# The audit statistic: for each outcome seen on both datasets, the absolute
+# log-ratio of the empirical frequencies minus z standard errors (delta
+# method); its maximum must stay below epsilon for an epsilon-DP stage.
+audit_excess <- function(f1, f2, z = 4) {
+  ok <- f1 > 0 & f2 > 0
+  lr <- abs(log(f1[ok] / f2[ok]))
+  se <- sqrt(1 / f1[ok] + 1 / f2[ok] - 1 / sum(f1) - 1 / sum(f2))
+  list(max_log_ratio = max(lr), lower = max(lr - z * se), se = se[which.max(lr)])
+}

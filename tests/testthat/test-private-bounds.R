@@ -2,18 +2,7 @@
 # privacy audit of each stage, the composed guarantee and its accounting,
 # bad input, reproducibility, and a utility smoke test.
 
-# Frequencies of the outcomes 1..K of `draw()` over `n_draws` calls.
-draw_freq <- function(draw, K, n_draws) tabulate(vapply(seq_len(n_draws), function(i) draw(), 1L), K)
-
-# The audit statistic: for each outcome seen on both datasets, the absolute
-# log-ratio of the empirical frequencies minus z standard errors (delta
-# method); its maximum must stay below epsilon for an epsilon-DP stage.
-audit_excess <- function(f1, f2, z = 4) {
-  ok <- f1 > 0 & f2 > 0
-  lr <- abs(log(f1[ok] / f2[ok]))
-  se <- sqrt(1 / f1[ok] + 1 / f2[ok] - 1 / sum(f1) - 1 / sum(f2))
-  list(max_log_ratio = max(lr), lower = max(lr - z * se), se = se[which.max(lr)])
-}
+# draw_freq() and audit_excess(): helper-privacy.R.
 
 # Exact selection probabilities of the exponential mechanism (plain R).
 em_probs <- function(u, eps) {
