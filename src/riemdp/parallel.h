@@ -71,15 +71,17 @@ void parallel_blocks(int blocks, Body body, int max_threads = -1) {
   std::mutex mutex;
   std::condition_variable done;
   int running = 0;
-  auto run_blocks = [&] {
-    for (int t = next++; t < blocks && !failed.load(); t = next++) {
-      try {
-        body(t);
-      } catch (...) {
-        errors[t] = std::current_exception();
-        failed.store(true);
-      }
+  // One block; its error is kept for the caller and stops further blocks.
+  auto run_block = [&](int t) {
+    try {
+      body(t);
+    } catch (...) {
+      errors[t] = std::current_exception();
+      failed.store(true);
     }
+  };
+  auto run_blocks = [&] {
+    for (int t = next++; t < blocks && !failed.load(); t = next++) run_block(t);
   };
   std::vector<std::thread> workers;
   workers.reserve(threads - 1);
@@ -112,12 +114,7 @@ void parallel_blocks(int blocks, Body body, int max_threads = -1) {
     }
   };
   for (int t = next++; t < blocks && !failed.load(); t = next++) {
-    try {
-      body(t);
-    } catch (...) {
-      errors[t] = std::current_exception();
-      failed.store(true);
-    }
+    run_block(t);
     poll();
   }
   {
