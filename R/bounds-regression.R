@@ -308,14 +308,43 @@ regression_location_stage <- function(M, S, plan, eps_factor = 1) {
   em_draw(bounds_soft_counts(M, S, plan$candidates, plan$count_radius), eps_factor * plan$eps_location)
 }
 
-# The footpoint ball's stages: the centre (soft counts) unless stated, then
-# the radius around it (the scale stage of R/bounds.R).
-regression_ball_run <- function(M, S, plan, C, eps_factor = 1) {
-  if (plan$find_center) {
+# The footpoint ball's stages: the centre (soft counts over the net, or on spd
+# and kendall the coarse private mean of the responses Y, in their layout)
+# unless stated, then the radius around it (the scale stage of R/bounds.R).
+regression_ball_run <- function(M, S, plan, C, eps_factor = 1, Y = NULL) {
+  if (plan$find_center && !is.null(plan$coarse)) {
+    C <- bounds_coarse_stage(M, Y, plan, eps_factor)
+  } else if (plan$find_center) {
     j <- regression_location_stage(M, S, plan, eps_factor)
     C <- list(x = plan$candidates$x[j, ], n = 1L, by_row = TRUE, single = TRUE, arg = "center")
   }
   list(center = C$x, radius = plan$radii[bounds_scale_stage(M, S, C, plan, eps_factor)])
+}
+
+# On spd the default grid of the responses' radii stops where double
+# precision still resolves every geodesic the release can visit: a centre in
+# the public region B_R(c0) (R = 0 when stated), the footpoint ball of radius
+# radius_factor x scale_factor x r and shooting vectors up to tau_m =
+# 2 x scale_factor x r (or the stated ones), within log(1e-6 / eps) / 2
+# of c0 after its own conditioning (as bounds_radii() does for the mean).
+# Public: from the arguments only.
+regression_spd_radius_max <- function(M, spec, region, C, radius, tau_m, call) {
+  C0 <- C %||% region$center
+  if (is.null(C0)) return(NULL)
+  lam <- eigen(matrix(C0$x, M$k), symmetric = TRUE, only.values = TRUE)$values
+  room <- 0.99 * (log(1e-6 / .Machine$double.eps) - log(max(lam) / min(lam))) / 2 -
+    (if (is.null(C)) region$radius else 0) - (radius %||% 0) - (tau_m %||% 0)
+  per_r <- spec$scale_factor * ((if (is.null(radius)) spec$radius_factor else 0) + (if (is.null(tau_m)) 2 else 0))
+  # radius and tau_m both stated: the default grid (the worst-case check
+  # after the plan covers the stated ones)
+  if (per_r == 0) return(NULL)
+  top <- room / per_r
+  default_top <- 2 * (region$radius %||% Inf)
+  if (!(top > 0))
+    abort(sprintf("on %s the stated bounds leave no room for a private radius that double precision resolves: the public region, `radius` and `tau_m` already reach condition numbers near 1e-6 / .Machine$double.eps around the centre; give a smaller `region_radius`, `radius` or `tau_m`, or rescale the data",
+                  manifold_label(M)), call)
+  top <- min(top, default_top)
+  if (!is.finite(top)) NULL else top
 }
 
 # dp_geodesic_regression(bounds = ): the stages with share * epsilon, then
@@ -380,6 +409,8 @@ geodesic_release_with_bounds <- function(M, x, Y, epsilon, vals, given, scheme, 
   }
   plan <- NULL
   region <- bounds_region(M, spec, call)
+  if (find_ball && M$type == "spd" && is.null(spec$radius_max) && is.null(spec$radii))
+    spec$radius_max <- regression_spd_radius_max(M, spec, region, C, radius, tau_m, call)
   if (find_ball) {
     plan <- bounds_plan(M, spec, n, eps[["location"]], C, NULL, call)
     ps <- plan$stages
@@ -413,12 +444,19 @@ geodesic_release_with_bounds <- function(M, x, Y, epsilon, vals, given, scheme, 
   rules <- c(rules, sprintf("the covariate's range is the private quantiles widened on each side by %s times their distance (Tukey's fences), within the public wide range", format(spec$fence)),
              "covariates outside the private range (or the public wide range) are clipped to it")
   # Worst-case public checks, before the data are used.
+  # (a coarse centre, on spd and kendall, lies anywhere in the public region
+  # B_R(c0): the worst ball is then B_(R + radius + tau_m)(c0))
   Cw <- C
-  if (is.null(Cw)) {
+  reach <- 0
+  if (is.null(Cw) && !is.null(plan$coarse)) {
+    Cw <- plan$coarse$center
+    reach <- plan$coarse$radius
+  } else if (is.null(Cw)) {
     far <- if (M$type == "hyperbolic") which.max(plan$candidates$x[, 1L]) else 1L
     Cw <- list(x = plan$candidates$x[far, ], n = 1L, by_row = TRUE)
   }
-  if (M$type %in% c("spd", "hyperbolic")) check_ball_resolved(M, Cw, worst_radius + worst_tau_m, call, "the fitted geodesics")
+  if (M$type %in% c("spd", "hyperbolic"))
+    check_ball_resolved(M, Cw, reach + worst_radius + worst_tau_m, call, "the fitted geodesics")
   check_squares_representable(M, S, list(tau = worst_tau, tau_m = worst_tau_m, radius = worst_radius), call)
   for (e in c(eps_release, if (find_tau && !spread) eps[["coarse"]])) {
     sens <- regression_sensitivity(M, n, worst_tau, worst_tau_m, bound, m = 1L, call = call)
@@ -433,10 +471,10 @@ geodesic_release_with_bounds <- function(M, x, Y, epsilon, vals, given, scheme, 
   xc <- pmin(pmax(x, x_range[1]), x_range[2])
   r0 <- radius
   if (find_ball) {
-    found <- regression_ball_run(M, S, plan, C)
+    found <- regression_ball_run(M, S, plan, C, Y = Y)
     C <- list(x = found$center, n = 1L, by_row = TRUE, single = TRUE, arg = "center")
     r0 <- spec$scale_factor * found$radius
-    radius <- min(M$inj, spec$radius_factor * r0)
+    if (!given$radius) radius <- min(M$inj, spec$radius_factor * r0)
   }
   if (is.null(tau_m)) tau_m <- 2 * r0
   ctr <- from_values(M, C$x, 1L, TRUE, if (given$center) vals$center else NULL)

@@ -185,7 +185,9 @@
 #'   starts and the release holds their diagnostics: split R-hat and the
 #'   effective sample size of the level \eqn{|\nabla E|/\sigma}{|grad E|/sigma} over the
 #'   chains, the acceptance of each kind of step, and the release's level
-#'   against \eqn{Gamma(D, 1)}{Gamma(D, 1)}, its law where the target is concentrated.
+#'   against \eqn{Gamma(D, 1)}{Gamma(D, 1)}, its law where the target is concentrated,
+#'   and `trace`, the level at every kept step (one column per chain; the
+#'   release is the last step of the first), e.g. for `matplot()`.
 #'   They depend on the data beyond the guarantee: the object is then not a
 #'   release to publish; use them on public or simulated data.
 #' @return An object of class `c("riemdp_regression_release", "riemdp_release")`:

@@ -82,11 +82,12 @@ kng_chain_draw <- function(M, S, U, sigma, tau, start, radius, tau_m, ctl, diagn
 # 2013; Vehtari et al. 2021) and the effective sample size of the level over
 # the chains, and the release's level against Gamma(D, 1), its law where the
 # target is concentrated (a release far in the upper tail sits where the law
-# has little mass).
+# has little mass). `trace` keeps the level at every kept step (one column
+# per chain; the release is the last step of the first).
 kng_chain_diagnostics <- function(res, D) {
   tr <- res$trace
   level <- tr[nrow(tr), 1L]
-  list(sampler = "kng-chain", chains = ncol(tr), iterations = nrow(tr),
+  list(sampler = "kng-chain", chains = ncol(tr), iterations = nrow(tr), trace = tr,
        acceptance_local = res$acceptance_local[1L], acceptance_independence = res$acceptance_independence[1L],
        step = res$step[1L], rhat = split_rhat(tr), ess = sum(apply(tr, 2L, effective_size)),
        level = level, dimension = D, level_upper_tail = stats::pgamma(level, D, lower.tail = FALSE))

@@ -177,13 +177,22 @@
 #'   for the K-norm gradient mechanism off Euclidean space, the length of its
 #'   chain (by default \eqn{250 + 25d}{250 + 25d} burn-in steps and as many after) and
 #'   its public start `init` (default: `center`).
+#' @param diagnostics If `TRUE` (K-norm gradient chain only: `mechanism =
+#'   "kng"` off the exact Euclidean draw), three more chains run from other
+#'   public starts and the release holds their diagnostics, as in
+#'   [dp_geodesic_regression()]: split R-hat, the effective sample size and
+#'   the trace of the level \eqn{|\nabla E|/\sigma}{|grad E|/sigma}, the acceptance of each kind of step,
+#'   and the release's level against \eqn{Gamma(d, 1)}{Gamma(d, 1)}. They depend
+#'   on the data beyond the guarantee: the object is then not a release to
+#'   publish; use them on public or simulated data.
 #' @return An object of class `c("riemdp_frechet_release", "riemdp_release")`:
 #'   `estimate` (the private point), `manifold`, `mechanism`, `guarantee`
 #'   (`"epsilon-DP"` or `"mu-GDP"`), `epsilon`, `mu` (the Gaussian's
 #'   \eqn{\mu}{mu}, `NA` where it needs constant curvature; for
 #'   \eqn{\epsilon}{epsilon}-DP releases the \eqn{\mu}{mu} it implies), `sigma`, `sensitivity`,
 #'   `normalizer`, `n`, `radius`, `center`, `outside`, `sampler`
-#'   (`"exact"`, `"mh"` or `"eigen-mh"`), `control` and `call`. The
+#'   (`"exact"`, `"kng-chain"`, `"mh"` or `"eigen-mh"`), `control`,
+#'   `diagnostics` (`NULL` unless requested) and `call`. The
 #'   estimate keeps the names of the data's layout (column names, or the
 #'   matrices' dimnames on spd and kendall: public metadata), else the
 #'   centre's. Methods: `print()`, `summary()`, `coef()`, `nobs()` (the
@@ -208,10 +217,13 @@
 dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplace", "kng", "gaussian"),
                             outside = c("error", "clip"), normalizer = c("conservative", "footprint_free"),
                             sigma = NULL, mu = NULL, method = c("auto", "exact", "mh"), control = NULL,
-                            bounds = NULL) {
+                            bounds = NULL, diagnostics = FALSE) {
   # Every error of a release is raised with this call, which holds no data.
   call <- call_without_data(match.call(), "X")
+  diagnostics <- check_flag(diagnostics, "diagnostics", call)
   if (!is.null(bounds)) {
+    if (diagnostics)
+      abort("`diagnostics = TRUE` is not offered with `bounds`: run the release with the bounds' result as public `center` and `radius` (dp_find_bounds()) to see its chain's diagnostics", call)
     if (!is.null(sigma) || !is.null(mu))
       abort("`bounds` accounts in epsilon-DP: `sigma` and `mu` (the Gaussian mechanism) are not used with private bounds; give `epsilon`", call)
     return(frechet_release_with_bounds(M, X, epsilon, radius, center, mechanism, outside, normalizer, method,
@@ -299,10 +311,15 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                     format(radius, digits = 4), format(plan$bound, digits = 3)), call)
     plan <- NULL
   }
+  if (diagnostics && !(mechanism == "kng" && is.null(plan)))
+    abort(sprintf("`diagnostics = TRUE` reports on the K-norm gradient chain, and this release is %s; use mechanism = \"kng\"%s, or leave diagnostics FALSE",
+                  if (mechanism == "kng") "an exact draw (no chain)" else sprintf("drawn by the %s mechanism", mechanism),
+                  if (M$type == "euclidean") " with method = \"mh\"" else ""), call)
 
   # The data enter only below: ball check / clipping, then the Frechet mean
   # (the footprint) or the KNG target.
   S <- bound_to_ball(M, S, C, radius, outside, call)
+  diag_out <- NULL
   if (!is.null(plan)) {
     res <- core_call(samp_kng_euclid(S, C, radius, sigma, plan$proposal, plan$batch, plan$n_proposals), call)
     if (!res$found)
@@ -312,8 +329,9 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
     sampler <- "exact"
     rm(res)
   } else if (mechanism == "kng") {
-    res <- kng_chain_draw(M, S, NULL, sigma, NULL, init$x, radius, NULL, kng_ctl, FALSE, call, center = C$x)
+    res <- kng_chain_draw(M, S, NULL, sigma, NULL, init$x, radius, NULL, kng_ctl, diagnostics, call, center = C$x)
     estimate <- from_values(M, res$p, 1L, TRUE, center)
+    diag_out <- res$diagnostics
     sampler <- "kng-chain"
   } else {
     # The footprint: its stopping rule is scale-aware and its work capped by a
@@ -342,7 +360,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                  control = if (sampler == "exact") NULL
                            else if (sampler == "kng-chain") kng_ctl[c("n_iter", "burn_in", "adapt", "target_accept")]
                            else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
-                 call = call),
+                 diagnostics = diag_out, call = call),
             class = c("riemdp_frechet_release", "riemdp_release"))
 }
 
@@ -519,6 +537,7 @@ print.riemdp_release <- function(x, digits = max(3L, getOption("digits") - 3L), 
   print_radius_cost(x)
   cat("Private estimate:\n")
   print(x$estimate, digits = digits)
+  print_release_diagnostics(x$diagnostics)
   invisible(x)
 }
 

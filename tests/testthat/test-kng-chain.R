@@ -127,9 +127,48 @@ test_that("diagnostics report split R-hat, the effective sample size and the rel
   expect_gt(d$ess, 100)
   expect_identical(d$dimension, 3L)
   expect_gt(d$level_upper_tail, 1e-4)
+  # the trace: every kept step of each chain; the release is the first chain's last
+  expect_identical(dim(d$trace), c(d$iterations, 4L))
+  expect_equal(d$trace[d$iterations, 1L], d$level)
+  expect_equal(d$ess, sum(apply(d$trace, 2L, riemdp:::effective_size)))
   expect_output(print(rel), "split R-hat")
   # split R-hat flags chains that disagree
   tr <- cbind(rnorm(200), rnorm(200, 5))
   expect_gt(riemdp:::split_rhat(tr), 2)
   expect_lt(riemdp:::split_rhat(matrix(rnorm(800), 200)), 1.05)
+})
+
+test_that("the Frechet KNG release reports its chain's diagnostics on request, and only for a chain", {
+  skip_on_cran()
+  S2 <- manifold_sphere(2)
+  set.seed(3)
+  X <- riem_rlaplace(S2, 200, c(0, 0, 1), 0.05)
+  X <- X[riem_dist(S2, c(0, 0, 1), X) < 0.5, ]
+  set.seed(4)
+  rel <- dp_frechet_mean(S2, X, epsilon = 2, radius = 0.5, center = c(0, 0, 1), mechanism = "kng", diagnostics = TRUE)
+  d <- rel$diagnostics
+  expect_identical(d$chains, 4L)
+  expect_identical(d$dimension, 2L)
+  expect_identical(dim(d$trace), c(d$iterations, 4L))
+  expect_lt(d$rhat, 1.1)
+  # the trace's last level of the first chain is the release's |grad E| / sigma
+  g <- -colMeans(riem_log(S2, rel$estimate, X))
+  expect_equal(d$level, sqrt(sum(g^2)) / rel$sigma, tolerance = 1e-8)
+  expect_output(print(rel), "split R-hat")
+  expect_output(print(rel), "This object also holds chain")
+  expect_error(dp_spend(dp_budget(epsilon = 5), rel), "diagnostics")
+  # the same draw without diagnostics: the first chain is the release's
+  set.seed(4)
+  rel0 <- dp_frechet_mean(S2, X, epsilon = 2, radius = 0.5, center = c(0, 0, 1), mechanism = "kng")
+  expect_null(rel0$diagnostics)
+  expect_equal(rel0$estimate, rel$estimate)
+  # no chain, no diagnostics: errors from public settings
+  expect_error(dp_frechet_mean(S2, X, epsilon = 2, radius = 0.5, center = c(0, 0, 1), diagnostics = TRUE),
+               "drawn by the laplace mechanism")
+  expect_error(dp_frechet_mean(manifold_euclidean(2), matrix(0, 5, 2), epsilon = 2, radius = 1, center = c(0, 0),
+                               mechanism = "kng", diagnostics = TRUE), "exact draw.*method = \"mh\"")
+  expect_error(dp_frechet_mean(S2, X, epsilon = 2, mechanism = "kng", bounds = dp_bounds(), diagnostics = TRUE),
+               "not offered with `bounds`")
+  expect_error(dp_frechet_mean(S2, X, epsilon = 2, radius = 0.5, center = c(0, 0, 1), mechanism = "kng",
+                               diagnostics = NA), "diagnostics")
 })

@@ -247,3 +247,47 @@ test_that("set.seed() reproduces; bounds = NULL leaves releases bit-identical", 
   expect_error(dp_linear_regression(mpg ~ wt, mtcars, epsilon = 1, tau = 5, x_range = c(2, 3), beta_max = 50),
                "outside its public range")
 })
+
+test_that("spd and kendall: the footpoint's centre from a coarse private mean of the responses", {
+  skip_on_cran()
+  set.seed(301)
+  d <- conf_geodesic_data("spd(2)", 2000, 0, 1.1, noise = 0.05)
+  P <- d$M
+  spec <- dp_regression_bounds(x_limits = d$x_range, region_center = diag(2), region_radius = 3)
+  set.seed(302)
+  rel <- dp_geodesic_regression(P, d$x, d$Y, epsilon = 5, bounds = spec)
+  expect_identical(rel$bounds_stages$bound, c("x_range", "center", "radius"))
+  expect_equal(sum(rel$bounds_stages$epsilon) + rel$epsilon_release, 5)
+  out <- gsub("\\s+", " ", paste(capture.output(print(rel)), collapse = " "))
+  expect_match(out, "coarse private Fr\u00e9chet mean", fixed = TRUE)
+  # the responses' radii stop where the worst geodesic is still resolved:
+  # cond(c0) exp(2 (R + 1.5 x 2 r + 2 x 2 r)) = 0.99 (1e-6 / eps) at r = rmax
+  region <- list(center = list(x = as.double(diag(2))), radius = 3)
+  rmax <- riemdp:::regression_spd_radius_max(P, spec, region, NULL, NULL, NULL, NULL)
+  expect_equal(rmax, (0.99 * log(1e-6 / .Machine$double.eps) / 2 - 3) / 7)
+  expect_lte(rel$radius, 1.5 * 2 * rmax + 1e-12)
+  # stated radius and tau_m leave less room; none left is a public error
+  expect_equal(riemdp:::regression_spd_radius_max(P, spec, region, NULL, 5, NULL, NULL),
+               (0.99 * log(1e-6 / .Machine$double.eps) / 2 - 8) / 4)
+  expect_null(riemdp:::regression_spd_radius_max(P, spec, region, NULL, 1, 2, NULL))
+  expect_error(riemdp:::regression_spd_radius_max(P, spec, region, NULL, 9, NULL, NULL), "no room")
+  # statistics: the private footpoint is near the fit's at this n and epsilon
+  expect_lt(riem_dist(P, d$p0, rel$footpoint_range), 0.3)
+  # a stated radius is kept while the centre is found
+  set.seed(305)
+  r1 <- dp_geodesic_regression(P, d$x, d$Y, epsilon = 5, radius = 1, bounds = spec)
+  expect_identical(r1$radius, 1)
+  expect_identical(r1$bounds_stages$bound, c("x_range", "center", "radius", "coarse", "tau"))
+  # without a public region the route cannot find the centre: a public error
+  expect_error(dp_geodesic_regression(P, d$x, d$Y, epsilon = 5, bounds = dp_regression_bounds(x_limits = d$x_range)),
+               "needs a public region")
+  # Kendall's shapes (rats-like): a template and a region below r* = pi/8
+  set.seed(303)
+  dk <- conf_geodesic_data("kendall(8)", 1000, 0, 1.1, noise = 0.005)
+  set.seed(304)
+  rk <- dp_geodesic_regression(dk$M, dk$x, dk$Y, epsilon = 5,
+                               bounds = dp_regression_bounds(x_limits = dk$x_range, region_center = dk$p0,
+                                                             region_radius = 0.3))
+  expect_identical(rk$bounds_stages$bound, c("x_range", "center", "radius"))
+  expect_lt(riem_dist(dk$M, dk$p0, rk$footpoint_range), 0.3)
+})
