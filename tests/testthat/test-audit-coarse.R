@@ -1,0 +1,65 @@
+# Empirical privacy audit of the coarse location stage of the private bounds
+# on spd and kendall (dp_bounds(), "Location on spd and kendall"): a private
+# Frechet mean by the K-norm gradient mechanism (Reimherr & Awan 2019) of the
+# points clipped to the public region, drawn by the package's chain.
+#
+# Adjacent datasets of n = 5 points: all at a boundary point p of the region
+# B_R(c0), or one of them moved to the opposite point q (the gradient moves by
+# about 2R/n, the worst case). The statistic is the coordinate of the coarse
+# centre along the unit vector Log_c0(p) / R in 10 equal bins of [-R, R]; a correct stage has a
+# log-ratio of bin frequencies within its epsilon (the KNG density ratio is at
+# most epsilon / 2 with sigma = 2 Delta / epsilon), and the same audit fails a
+# stage run at ten times the epsilon it claims. audit_excess(): helper-privacy.R.
+
+coarse_audit_freq <- function(M, D, plan, w, R, n_draws, eps_factor = 1) {
+  z <- vapply(seq_len(n_draws), function(i) {
+    C <- riemdp:::bounds_coarse_stage(M, D, plan, eps_factor)
+    sum(riem_log(M, plan$coarse$like, from_coords(M, C$x)) * w)
+  }, 0)
+  tabulate(findInterval(z, seq(-R, R, length.out = 11), rightmost.closed = TRUE, all.inside = TRUE), 10)
+}
+
+from_coords <- function(M, x) if (M$type == "spd") matrix(x, M$k) else matrix(x, M$k, 2)
+
+coarse_audit_setup <- function(M, c0, R, w) {
+  w <- w / riem_norm(M, c0, w)
+  p <- riem_exp(M, c0, 0.999 * R * w)
+  q <- riem_exp(M, c0, -0.999 * R * w)
+  D1 <- array(rep(p, 5), c(dim(p), 5))
+  D2 <- D1
+  D2[, , 5] <- q
+  spec <- dp_bounds(region_center = c0, region_radius = R)
+  # the plan's public n only enters the check that the stage can localise;
+  # the coarse mean's sigma comes from the data's public n = 5
+  plan <- riemdp:::bounds_plan(M, spec, 1000, 1, NULL, 0.5, NULL)
+  list(D1 = D1, D2 = D2, plan = plan, w = w, R = R)
+}
+
+test_that("coarse location stage audit on spd and kendall: within epsilon, and a 10x stage fails", {
+  skip_on_cran()
+  eps <- 1
+  cases <- list(
+    spd = list(M = manifold_spd(2), c0 = diag(2), R = 1, w = diag(c(1, -1))),
+    kendall = list(M = manifold_kendall(4), c0 = rbind(c(-1, -1), c(1, -1), c(1, 1), c(-1, 1)) / 4, R = 0.3,
+                   w = NULL))
+  for (nm in names(cases)) {
+    cs <- cases[[nm]]
+    M <- cs$M
+    c0 <- riem_project(M, cs$c0)
+    w <- cs$w %||% riem_log(M, c0, riem_project(M, rbind(c(-1, -1.2), c(1, -1), c(1.1, 1), c(-1, 1)) / 4))
+    A <- coarse_audit_setup(M, c0, cs$R, w)
+    expect_equal(A$plan$eps_location, eps)
+    expect_identical(A$plan$coarse$mechanism, "kng")
+    set.seed(401)
+    f1 <- coarse_audit_freq(M, A$D1, A$plan, A$w, A$R, 1500)
+    f2 <- coarse_audit_freq(M, A$D2, A$plan, A$w, A$R, 1500)
+    a <- audit_excess(f1, f2)
+    expect_lt(a$lower, eps, label = sprintf("%s: max log-ratio %.3f - 4 se", nm, a$max_log_ratio))
+    # the datasets are adjacent and far apart: the stage's law does move
+    expect_gt(a$max_log_ratio, 0.1, label = sprintf("%s: max log-ratio", nm))
+    set.seed(402)
+    f1b <- coarse_audit_freq(M, A$D1, A$plan, A$w, A$R, 600, eps_factor = 10)
+    f2b <- coarse_audit_freq(M, A$D2, A$plan, A$w, A$R, 600, eps_factor = 10)
+    expect_gt(audit_excess(f1b, f2b)$lower, eps, label = sprintf("%s at 10 x epsilon", nm))
+  }
+})
