@@ -243,3 +243,18 @@ conf_compare <- function(L, ref) {
 
 # Gamma(D, 1) as a reference: cdf, or quantile with q = TRUE.
 conf_gamma_ref <- function(D) function(t, q = FALSE) if (q) stats::qgamma(t, D) else stats::pgamma(t, D)
+
+# ---- pooled long-chain reference -------------------------------------------------
+
+# Draws of the level from the diagnostics of releases run with long chains
+# (diagnostics = TRUE: four chains from public starts, the level at every kept
+# step): each chain's trace thinned to about its effective sample size, pooled.
+conf_pooled_levels <- function(diagnostics) {
+  unlist(lapply(diagnostics, function(d) {
+    lapply(seq_len(ncol(d$trace)), function(c) {
+      tr <- d$trace[, c]
+      thin <- max(1L, ceiling(length(tr) / riemdp:::effective_size(tr)))
+      tr[seq(length(tr), 1L, by = -thin)]
+    })
+  }))
+}

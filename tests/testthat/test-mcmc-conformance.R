@@ -149,3 +149,33 @@ test_that("the level test flags stuck releases against a small empirical referen
   near_max <- c(stats::rgamma(397, 4), max(ref) * c(1.01, 1.02, 1.03))
   expect_lte(conf_compare(near_max, ref)[["above_999"]], 1 / 400)
 })
+
+# Block 5 -- the Frechet KNG on S^2 where the law is diffuse (n = 20,
+# epsilon = 2, the data's mean halfway to the ball's edge): no Gamma law to
+# compare with, so the reference is chains 20x longer than the default, pooled
+# over their kept steps (conf_pooled_levels()). 400 releases.
+test_that("the Frechet KNG on the sphere reaches its diffuse law (against pooled 20x longer chains)", {
+  skip_on_cran()
+  set.seed(501)
+  d <- conf_frechet_data("sphere(2)", 20L, 0.5)
+  rel_of <- function(control = NULL, diagnostics = FALSE)
+    dp_frechet_mean(d$M, d$X, epsilon = 2, radius = d$radius, center = d$center, mechanism = "kng",
+                    control = control, diagnostics = diagnostics)
+  L <- dp_replicate(function(i) conf_level_frechet(rel_of(), d$X), times = 400L, seed = 502L,
+                    use_future = FALSE, verbose = FALSE, simplify = TRUE)
+  len <- riemdp:::kng_chain_length(2L)
+  long <- mcmc_control(burn_in = 20L * len$burn_in, n_iter = 20L * len$n_iter, verbose = FALSE)
+  set.seed(503)
+  diags <- lapply(1:2, function(j) rel_of(long, TRUE)$diagnostics)
+  expect_lt(max(vapply(diags, function(g) g$rhat, 0)), 1.05)
+  ref <- conf_pooled_levels(diags)
+  expect_gt(length(ref), 2000L)
+  cmp <- conf_compare(L, ref)
+  expect_lte(cmp[["above_999"]], 1 / 400)
+  expect_gt(cmp[["ks_p"]], 0.01)
+  # the check has power: releases after a single step from the start fail it
+  short <- mcmc_control(burn_in = 0L, n_iter = 1L, verbose = FALSE)
+  Ls <- dp_replicate(function(i) conf_level_frechet(rel_of(short), d$X), times = 400L, seed = 504L,
+                     use_future = FALSE, verbose = FALSE, simplify = TRUE)
+  expect_lt(conf_compare(Ls, ref)[["ks_p"]], 0.01)
+})
