@@ -289,7 +289,10 @@ regression_bounds_sentence <- function(x, own_sentence) {
 # with a count radius larger than the cloud (the default on the whole
 # sphere) the private centre wanders over that plateau; the soft count peaks
 # near the cloud's centre. Every candidate is scored against every point.
-bounds_soft_counts <- function(M, S, cand, r) {
+# With `plateau` = q in [0, 1), each point adds min(1, (1 - d/r) / (1 - q))
+# (still in [0, 1]): 1 within q r, then falling linearly to 0 at r (the
+# mean route's trapezoid on euclidean and hyperbolic space, q = 1/2).
+bounds_soft_counts <- function(M, S, cand, r, plateau = 0) {
   N <- cand$n
   u <- numeric(N)
   block <- max(1L, floor(4e6 / max(1, S$n)))
@@ -299,7 +302,7 @@ bounds_soft_counts <- function(M, S, cand, r) {
     idx <- s:min(N, s + block - 1L)
     D <- if (sphere) acos(pmin(1, pmax(-1, Xm %*% t(cand$x[idx, , drop = FALSE]))))
          else matrix(geom_dist_matrix(M, S, list(x = cand$x[idx, , drop = FALSE], n = length(idx), by_row = TRUE), TRUE), S$n)
-    u[idx] <- colSums(matrix(pmax(0, 1 - D / r), S$n))
+    u[idx] <- colSums(matrix(pmin(1, pmax(0, (1 - D / r) / (1 - plateau))), S$n))
   }
   u
 }
@@ -412,7 +415,7 @@ geodesic_release_with_bounds <- function(M, x, Y, epsilon, vals, given, scheme, 
   if (find_ball && M$type == "spd" && is.null(spec$radius_max) && is.null(spec$radii))
     spec$radius_max <- regression_spd_radius_max(M, spec, region, C, radius, tau_m, call)
   if (find_ball) {
-    plan <- bounds_plan(M, spec, n, eps[["location"]], C, NULL, call)
+    plan <- bounds_plan(M, spec, n, eps[["location"]], C, NULL, call, mean_route = FALSE)
     ps <- plan$stages
     ps$mechanism <- sub("scored by their counts within ([^ ;]+)",
                         "scored by their soft counts sum_i max(0, 1 - d(y_i, c)/r), r = \\1", ps$mechanism)

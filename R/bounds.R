@@ -200,9 +200,9 @@
 #' dp_bounds(region_center = diag(3), region_radius = sqrt(3) * log(25))
 #' @export
 dp_bounds <- function(share = 0.2, region_center = NULL, region_radius = NULL, count_radius = NULL,
-                      spacing = NULL, candidates = NULL, max_candidates = 20000, fraction = 0.9,
+                      spacing = NULL, candidates = NULL, max_candidates = 20000, fraction = NULL,
                       split = 0.5, radius_max = NULL, n_radii = 100, radii = NULL,
-                      coarse_mechanism = c("auto", "laplace", "kng")) {
+                      coarse_mechanism = c("auto", "laplace", "kng"), scale_factor = NULL) {
   call <- sys.call()
   coarse_mechanism <- arg_match(coarse_mechanism, c("auto", "laplace", "kng"), "coarse_mechanism", call)
   if (!is.numeric(share) || length(share) != 1L || !is.finite(share) || share <= 0 || share >= 1)
@@ -212,7 +212,13 @@ dp_bounds <- function(share = 0.2, region_center = NULL, region_radius = NULL, c
       abort(sprintf("`%s` must be a single number strictly between 0 and 1: %s", arg, what), call)
     as.double(x)
   }
-  fraction <- in_open_unit(fraction, "fraction", "the public fraction of the points the private radius should hold")
+  if (!is.null(fraction))
+    fraction <- in_open_unit(fraction, "fraction", "the public fraction of the points the private radius should hold")
+  if (!is.null(scale_factor)) {
+    if (!is.numeric(scale_factor) || length(scale_factor) != 1L || !is.finite(scale_factor) || scale_factor < 1)
+      abort("`scale_factor` must be NULL or a single finite number >= 1: the public factor from the private quantile radius to the ball's radius", call)
+    scale_factor <- as.double(scale_factor)
+  }
   split <- in_open_unit(split, "split", "the part of the bounds' budget for the location stage")
   if (!is.null(region_radius)) region_radius <- check_positive(region_radius, "region_radius", call)
   if (!is.null(region_center)) check_finite_numeric(region_center, "region_center", call)
@@ -232,7 +238,7 @@ dp_bounds <- function(share = 0.2, region_center = NULL, region_radius = NULL, c
                  count_radius = count_radius, spacing = spacing, candidates = candidates,
                  max_candidates = max_candidates, fraction = fraction, split = split,
                  radius_max = radius_max, n_radii = n_radii, radii = radii,
-                 coarse_mechanism = coarse_mechanism),
+                 coarse_mechanism = coarse_mechanism, scale_factor = scale_factor),
             class = "riemdp_bounds_spec")
 }
 
@@ -252,7 +258,11 @@ print.riemdp_bounds_spec <- function(x, ...) {
   cat(sprintf("  location on spd and kendall: a coarse private Fr\u00e9chet mean in the public region (%s mechanism)\n",
               if (identical(x$coarse_mechanism %||% "auto", "auto")) "Laplace where its law exists, else KNG"
               else x$coarse_mechanism))
-  cat(sprintf("  scale: radius holding a fraction %s of the points, over %s\n", format(x$fraction),
+  cat(sprintf("  scale: %s, over %s\n",
+              if (is.null(x$fraction) && is.null(x$scale_factor))
+                "by default twice the radius holding half the points where r* is infinite (euclidean, hyperbolic, spd), the radius holding 90% on the sphere and Kendall's space"
+              else sprintf("%s times the radius holding a fraction %s of the points",
+                           fmt(x$scale_factor, "the default (2 or 1) "), fmt(x$fraction, "the default (0.5 or 0.9)")),
               if (is.null(x$radii)) sprintf("%d geometric radii up to %s", x$n_radii,
                                             fmt(x$radius_max, "the default maximum (r*/2, or 2 x region_radius)"))
               else sprintf("the %d public radii given", length(x$radii))))
@@ -352,15 +362,34 @@ bounds_public_point <- function(M, p, arg, call) {
 # grid, and the checks that the budget can localise (public n and epsilon
 # only). `C`: the stated centre (a set) or NULL; `radius`: the stated radius
 # or NULL. `eps_bounds`: the budget of the stages together.
-bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call) {
+# The scale stage's public fraction f and the factor from the private
+# quantile radius to the ball's: the user's, else per manifold. Where r* is
+# infinite (euclidean, hyperbolic, spd) the grid reaches far beyond the data,
+# where the quantile's utility is flat at -(1 - f) n, so a 90% quantile often
+# overshoots (bench/private-bounds.R): twice the median radius instead (the
+# flat part then weighs exp(-epsilon n / 4) each). On the sphere and Kendall's
+# space the grid stops at r*/2, and doubling it would reach r*: the 90%
+# quantile itself.
+bounds_scale_defaults <- function(M, spec) {
+  far <- !is.finite(priv_frechet_sensitivity(M, 1, 0)$radius_max)
+  list(fraction = spec$fraction %||% (if (far) 0.5 else 0.9),
+       scale_factor = spec$scale_factor %||% (if (far) 2 else 1))
+}
+
+# The stages of the mean route (mean_route = FALSE: the regression route,
+# which scales the radius itself).
+bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call, mean_route = TRUE) {
   find_center <- is.null(C)
   find_radius <- is.null(radius)
   eps_loc <- if (find_center) eps_bounds * (if (find_radius) spec$split else 1) else 0
   eps_scale <- if (find_radius) eps_bounds - eps_loc else 0
   stages <- data.frame(stage = character(0), bound = character(0), epsilon = numeric(0), mechanism = character(0),
                        size = numeric(0), stringsAsFactors = FALSE)
+  sc <- bounds_scale_defaults(M, spec)
+  if (!mean_route) sc$scale_factor <- 1
+  spec$fraction <- sc$fraction
   plan <- list(find_center = find_center, find_radius = find_radius, eps_location = eps_loc, eps_scale = eps_scale,
-               fraction = spec$fraction)
+               fraction = sc$fraction, scale_factor = sc$scale_factor)
   region <- bounds_region(M, spec, call)
   if (find_center && M$type %in% c("spd", "kendall")) {
     plan$coarse <- bounds_coarse_plan(M, spec, region, n, eps_loc, call)
@@ -378,11 +407,12 @@ bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call) {
                           "Raise `epsilon` or `share`, use fewer candidates (a larger `spacing` or `count_radius`, or a smaller public region), or state `center`",
                           call)
     stages[nrow(stages) + 1L, ] <- list("location", "center", eps_loc,
-                                        sprintf("exponential mechanism (McSherry & Talwar 2007) over %d public candidates scored by their counts within %s", N,
-                                                format(net$count_radius, digits = 4)), N)
+                                        sprintf("exponential mechanism (McSherry & Talwar 2007) over %d public candidates scored by their %s", N,
+                                                sprintf(if (bounds_soft_location(M)) "soft counts sum_i min(1, max(0, 2 - 2 d(x_i, c)/r)), r = %s" else "counts within %s",
+                                                        format(net$count_radius, digits = 4))), N)
   }
   if (find_radius) {
-    radii <- bounds_radii(M, spec, region, call)
+    radii <- bounds_radii(M, spec, region, call, sc$scale_factor)
     plan$radii <- radii
     G <- length(radii)
     bounds_check_localise(n, eps_scale, G, spec$fraction * n,
@@ -390,7 +420,8 @@ bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call) {
                           "scale stage", "public radii picks one whose count is",
                           "Raise `epsilon` or `share`, use fewer radii (`n_radii`), or state `radius`", call)
     stages[nrow(stages) + 1L, ] <- list("scale", "radius", eps_scale,
-                                        sprintf("private quantile by the exponential mechanism (Smith 2011) over %d public radii up to %s, fraction %s",
+                                        sprintf("%sprivate quantile by the exponential mechanism (Smith 2011) over %d public radii up to %s, fraction %s",
+                                                if (sc$scale_factor != 1) sprintf("%s times a ", format(sc$scale_factor)) else "",
                                                 G, format(max(radii), digits = 4), format(spec$fraction)), G)
   }
   plan$stages <- stages
@@ -588,18 +619,22 @@ sphere_net <- function(d, h, max_candidates, call) {
 }
 
 # The public grid of radii.
-bounds_radii <- function(M, spec, region, call) {
+bounds_radii <- function(M, spec, region, call, factor = 1) {
   rstar <- priv_frechet_sensitivity(M, 1, 0)$radius_max
-  radii <- spec$radii
+  # the grid of the quantile; the ball's radii are factor times it, and
+  # `radii` and `radius_max` state the ball's (by default up to r*/2, or
+  # 2 x region_radius)
+  radii <- if (is.null(spec$radii)) NULL else spec$radii / factor
   if (is.null(radii)) {
-    top <- spec$radius_max %||% (if (is.finite(rstar)) rstar / 2 else if (!is.null(region$radius)) 2 * region$radius else NULL)
+    top <- spec$radius_max %||% (if (is.finite(rstar)) rstar / 2 else if (!is.null(region$radius)) 2 * region$radius)
+    if (!is.null(top)) top <- top / factor
     # spd, a found centre anywhere in the public region B_R(c0): by default
     # stop the grid where double precision still resolves B_{R + r}(c0)
     # (condition numbers up to cond(c0) exp(2 (R + r)) <= 1e-6 / eps)
     if (is.null(spec$radius_max) && M$type == "spd" && !is.null(region$center) && !is.null(top)) {
       lam <- eigen(matrix(region$center$x, M$k), symmetric = TRUE, only.values = TRUE)$values
       r_res <- (log(1e-6 / .Machine$double.eps) - log(max(lam) / min(lam))) / 2 - region$radius
-      if (r_res > 0) top <- min(top, 0.99 * r_res)
+      if (r_res > 0) top <- min(top, 0.99 * r_res / factor)
     }
     if (is.null(top))
       abort(sprintf("on %s the scale stage needs a public largest radius: give `radius_max` (or `region_radius`) in dp_bounds()",
@@ -607,9 +642,9 @@ bounds_radii <- function(M, spec, region, call) {
     radii <- top * 1000^(-rev(seq_len(spec$n_radii) - 1) / (spec$n_radii - 1))
     radii[spec$n_radii] <- top
   }
-  if (!(max(radii) < rstar))
+  if (!(factor * max(radii) < rstar))
     abort(sprintf("the public grid of radii reaches %s, not below r* = %s on %s (sensitivity_radius_max()), the largest radius a Fr\u00e9chet-mean release admits: give a smaller `radius_max` or `radii`",
-                  format(max(radii), digits = 6), format(rstar, digits = 6), manifold_label(M)), call)
+                  format(factor * max(radii), digits = 6), format(rstar, digits = 6), manifold_label(M)), call)
   radii
 }
 
@@ -660,10 +695,20 @@ bounds_scale_utility <- function(M, S, C, radii, fraction) {
 # The stages, run on the validated data S. `eps_factor` is for the privacy
 # audit only: it runs the mechanisms at eps_factor times the epsilon the
 # accounting states (a deliberately broken mechanism the audit must catch).
+# On euclidean and hyperbolic space each point adds a trapezoid, 1 within r/2
+# of the candidate, falling to 0 at r (bounds_soft_counts(),
+# R/bounds-regression.R): the hard count is flat on every candidate whose
+# ball holds the whole cloud, and a large public region gives a count radius
+# larger than the cloud; the trapezoid peaks at it (a plain linear fall from
+# d = 0 peaks lower and loses the cloud when r is near its size;
+# bench/private-bounds.R).
 bounds_location_stage <- function(M, S, plan, eps_factor = 1) {
-  counts <- bounds_location_counts(M, S, plan$candidates, plan$count_radius)
+  counts <- if (bounds_soft_location(M)) bounds_soft_counts(M, S, plan$candidates, plan$count_radius, plateau = 0.5)
+            else bounds_location_counts(M, S, plan$candidates, plan$count_radius)
   em_draw(counts, eps_factor * plan$eps_location)
 }
+
+bounds_soft_location <- function(M) M$type %in% c("euclidean", "hyperbolic")
 
 bounds_scale_stage <- function(M, S, C, plan, eps_factor = 1) {
   u <- bounds_scale_utility(M, S, C, plan$radii, plan$fraction)
@@ -679,7 +724,7 @@ bounds_run <- function(M, S, plan, C = NULL, radius = NULL, eps_factor = 1, X = 
     center <- plan$candidates$x[j, ]
     C <- list(x = center, n = 1L, by_row = TRUE, single = TRUE, arg = "center")
   }
-  if (plan$find_radius) radius <- plan$radii[bounds_scale_stage(M, S, C, plan, eps_factor)]
+  if (plan$find_radius) radius <- plan$scale_factor * plan$radii[bounds_scale_stage(M, S, C, plan, eps_factor)]
   list(center = C$x, radius = radius, like = plan$like)
 }
 
@@ -742,7 +787,7 @@ frechet_release_with_bounds <- function(M, X, epsilon, radius, center, mechanism
   # Public checks at the worst case, before the data are used: the largest
   # ball the stages can return must be resolved in double precision and admit
   # the mechanism's law (so that no later error depends on the private bounds).
-  worst_r <- if (plan$find_radius) max(plan$radii) else radius
+  worst_r <- if (plan$find_radius) plan$scale_factor * max(plan$radii) else radius
   resolve_r <- worst_r
   Cw <- C
   if (!is.null(plan$coarse)) {
@@ -773,7 +818,7 @@ frechet_release_with_bounds <- function(M, X, epsilon, radius, center, mechanism
   # every radius the stages can return (else its error would depend on them).
   if (mechanism == "kng" && M$type == "euclidean" &&
       identical(arg_match(method, c("auto", "exact", "mh"), "method", call), "exact")) {
-    rs <- if (plan$find_radius) plan$radii else radius
+    rs <- if (plan$find_radius) plan$scale_factor * plan$radii else radius
     ok <- vapply(rs, function(r) {
       sg <- 2 * frechet_sensitivities(M, n, r, call)$gradient / eps_mean
       !is.null(kng_euclid_plan(M$d, sg, r)$proposal)

@@ -21,7 +21,18 @@ rows <- list()
 
 # `hand` and `private`: argument lists of dp_frechet_mean() (besides M, X,
 # epsilon), each with a `label`.
+# A route that is refused (a public error, e.g. n too small to localise) is
+# reported and recorded as refused.
 run_case <- function(label, M, X, truth, hand, private, unit = 1, unit_name = "") {
+  tryCatch(run_case_core(label, M, X, truth, hand, private, unit, unit_name), riemdp_error = function(e) {
+    cat(sprintf("\n%s (n = %d): %s refused:\n  %s\n", label, nobs_of(M, X), private$label, conditionMessage(e)))
+    rows[[length(rows) + 1L]] <<- data.frame(case = label, hand = hand$label, private = private$label,
+                                             hand_error = NA, private_error = NA, unit = unit_name, ratio = NA,
+                                             stringsAsFactors = FALSE)
+    invisible(NULL)
+  })
+}
+run_case_core <- function(label, M, X, truth, hand, private, unit = 1, unit_name = "") {
   err <- function(rel) riem_dist(M, truth, rel$estimate) * unit
   t_hand <- system.time(e_hand <- replicate(reps, err(do.call(dp_frechet_mean, c(list(M, X, epsilon = eps), strip(hand))))))
   t_priv <- system.time(rels <- replicate(reps, do.call(dp_frechet_mean, c(list(M, X, epsilon = eps), strip(private))),
