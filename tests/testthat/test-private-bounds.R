@@ -287,7 +287,7 @@ test_that("spd and kendall: the centre is a coarse private mean in the public re
   P <- manifold_spd(2)
   set.seed(31)
   Z <- riem_rgaussian(P, 600, diag(c(2, 0.5)), 0.2)
-  spec <- dp_bounds(share = 0.2, region_center = diag(2), region_radius = 2)
+  spec <- dp_bounds(share = 0.2, region_center = diag(2), region_radius = 2, location = "coarse")
   set.seed(1)
   rel <- dp_frechet_mean(P, Z, epsilon = 1, bounds = spec)
   expect_s3_class(rel, "riemdp_frechet_release")
@@ -317,7 +317,7 @@ test_that("spd and kendall: the centre is a coarse private mean in the public re
   expect_equal(b$stages$epsilon, c(0.1, 0.1))
   # the coarse Laplace law, when asked for, is moved into the region
   rl <- dp_find_bounds(P, Z, epsilon = 0.2, bounds = dp_bounds(region_center = diag(2), region_radius = 2,
-                                                                  coarse_mechanism = "laplace"))
+                                                                  coarse_mechanism = "laplace", location = "coarse"))
   expect_lte(riem_dist(P, diag(2), rl$center), 2 + 1e-9)
   # utility: the private centre near the mean, the release nearer
   fm <- coef(frechet_mean(P, Z))
@@ -352,7 +352,7 @@ test_that("spd and kendall: bad input is refused from public quantities, before 
                  "is not below r\\* = 0.392699 on manifold_kendall\\(4\\)")
   # n too small for the coarse stage: the same error whatever the data
   P <- manifold_spd(3)
-  spec <- dp_bounds(share = 0.2, region_center = diag(3), region_radius = 5.6)
+  spec <- dp_bounds(share = 0.2, region_center = diag(3), region_radius = 5.6, location = "coarse")
   e1 <- tryCatch(dp_frechet_mean(P, eustock_cov, epsilon = 1, bounds = spec), error = conditionMessage)
   e2 <- tryCatch(dp_frechet_mean(P, array(diag(3), c(3, 3, 92)), epsilon = 1, bounds = spec), error = conditionMessage)
   expect_match(e1, "n = 92 is too small for the location stage to localise", fixed = TRUE)
@@ -365,7 +365,7 @@ test_that("spd and kendall: bad input is refused from public quantities, before 
   expect_lte(rs$radius, 5.6)
   # a second ball that double precision cannot resolve around some centre of
   # the region: refused at the worst case, the same whatever the data
-  big <- dp_bounds(region_center = diag(2), region_radius = 8, radius_max = 8)
+  big <- dp_bounds(region_center = diag(2), region_radius = 8, radius_max = 8, location = "coarse")
   P2 <- manifold_spd(2)
   set.seed(34)
   Z1 <- riem_rgaussian(P2, 5000, diag(2), 0.2)
@@ -375,9 +375,11 @@ test_that("spd and kendall: bad input is refused from public quantities, before 
   expect_match(f1, "double precision resolves", fixed = TRUE)
   expect_identical(f1, f2)
   # by default the grid of radii stops where the worst ball is still resolved
-  plan <- riemdp:::bounds_plan(P2, dp_bounds(region_center = diag(2), region_radius = 8), 5000, 0.2, NULL, NULL, NULL)
+  plan <- riemdp:::bounds_plan(P2, dp_bounds(region_center = diag(2), region_radius = 8, location = "coarse"), 5000, 0.2,
+                               NULL, NULL, NULL)
   expect_lt(max(plan$radii) + 8, (log(1e-6 / .Machine$double.eps)) / 2)
-  rel <- dp_frechet_mean(P2, Z1, epsilon = 1, mechanism = "kng", bounds = dp_bounds(region_center = diag(2), region_radius = 8))
+  rel <- dp_frechet_mean(P2, Z1, epsilon = 1, mechanism = "kng",
+                         bounds = dp_bounds(region_center = diag(2), region_radius = 8, location = "coarse"))
   expect_equal(rel$epsilon, 1)
 })
 
