@@ -63,7 +63,7 @@
 #' distances by \eqn{\sinh(\rho)/\rho}{sinh(rho)/rho}. A net with more than
 #' `max_candidates` points (a high dimension, or a fine spacing) is an error
 #' that names the remedies. `candidates` replaces the net by any public set
-#' of points (sphere, euclidean and hyperbolic space).
+#' of points (sphere, euclidean, hyperbolic and spd space).
 #'
 #' **Location on spd: a public net of scalar matrices.** A net of all of
 #' `manifold_spd(k)` of spacing \eqn{h}{h} in a ball of radius \eqn{R}{R}
