@@ -190,7 +190,7 @@ as_regression_bounds_spec <- function(bounds, call) {
   check_bounds_spec(bounds, call)
   if (inherits(bounds, "riemdp_regression_bounds_spec")) return(bounds)
   d <- dp_regression_bounds()
-  for (nm in setdiff(names(d), names(bounds))) bounds[[nm]] <- d[[nm]]
+  for (nm in names(d)) if (is.null(bounds[[nm]])) bounds[[nm]] <- d[[nm]]
   bounds$fraction <- d$fraction   # the regression route's scale stage finds the median
   class(bounds) <- class(d)
   bounds
@@ -289,10 +289,7 @@ regression_bounds_sentence <- function(x, own_sentence) {
 # with a count radius larger than the cloud (the default on the whole
 # sphere) the private centre wanders over that plateau; the soft count peaks
 # near the cloud's centre. Every candidate is scored against every point.
-# With `plateau` = q in [0, 1), each point adds min(1, (1 - d/r) / (1 - q))
-# (still in [0, 1]): 1 within q r, then falling linearly to 0 at r (the
-# mean route's trapezoid on euclidean and hyperbolic space, q = 1/2).
-bounds_soft_counts <- function(M, S, cand, r, plateau = 0) {
+bounds_soft_counts <- function(M, S, cand, r) {
   N <- cand$n
   u <- numeric(N)
   block <- max(1L, floor(4e6 / max(1, S$n)))
@@ -302,7 +299,7 @@ bounds_soft_counts <- function(M, S, cand, r, plateau = 0) {
     idx <- s:min(N, s + block - 1L)
     D <- if (sphere) acos(pmin(1, pmax(-1, Xm %*% t(cand$x[idx, , drop = FALSE]))))
          else matrix(geom_dist_matrix(M, S, list(x = cand$x[idx, , drop = FALSE], n = length(idx), by_row = TRUE), TRUE), S$n)
-    u[idx] <- colSums(matrix(pmin(1, pmax(0, (1 - D / r) / (1 - plateau))), S$n))
+    u[idx] <- colSums(matrix(pmax(0, 1 - D / r), S$n))
   }
   u
 }
@@ -326,7 +323,8 @@ regression_ball_run <- function(M, S, plan, C, eps_factor = 1, Y = NULL) {
 
 # On spd the default grid of the responses' radii stops where double
 # precision still resolves every geodesic the release can visit: a centre in
-# the public region B_R(c0) (R = 0 when stated), the footpoint ball of radius
+# the public region B_R(c0) (a coarse centre; R = 0 when stated or from the
+# net of multiples of c0), the footpoint ball of radius
 # radius_factor x scale_factor x r and shooting vectors up to tau_m =
 # 2 x scale_factor x r (or the stated ones), within log(1e-6 / eps) / 2
 # of c0 after its own conditioning (as bounds_radii() does for the mean).
@@ -335,8 +333,10 @@ regression_spd_radius_max <- function(M, spec, region, C, radius, tau_m, call) {
   C0 <- C %||% region$center
   if (is.null(C0)) return(NULL)
   lam <- eigen(matrix(C0$x, M$k), symmetric = TRUE, only.values = TRUE)$values
-  room <- 0.99 * (log(1e-6 / .Machine$double.eps) - log(max(lam) / min(lam))) / 2 -
-    (if (is.null(C)) region$radius else 0) - (radius %||% 0) - (tau_m %||% 0)
+  # a coarse centre lies anywhere in B_R(c0); the net's candidates exp(t) c0
+  # have c0's conditioning
+  reach <- if (is.null(C) && bounds_location_route(M, spec, call) == "coarse") region$radius else 0
+  room <- 0.99 * (log(1e-6 / .Machine$double.eps) - log(max(lam) / min(lam))) / 2 - reach - (radius %||% 0) - (tau_m %||% 0)
   per_r <- spec$scale_factor * ((if (is.null(radius)) spec$radius_factor else 0) + (if (is.null(tau_m)) 2 else 0))
   # radius and tau_m both stated: the default grid (the worst-case check
   # after the plan covers the stated ones)

@@ -5,7 +5,9 @@
 # Two stages, each an exponential mechanism (McSherry & Talwar 2007) over a
 # public finite set, with a utility of sensitivity 1 under replace-one
 # adjacency:
-#   location: candidates c_j of a public net, u_j = #{i: d(x_i, c_j) <= r};
+#   location: candidates c_j of a public net, u_j = #{i: d(x_i, c_j) <= r}
+#             (on spd a 1-D net of multiples of the region's centre; on
+#             kendall a coarse private mean instead, see bounds_coarse_plan);
 #   scale:    radii r_j of a public grid around the (private or stated)
 #             centre c, u_j = -|#{i: d(x_i, c) <= r_j} - fraction * n|
 #             (a private quantile by the exponential mechanism, Smith 2011).
@@ -61,15 +63,34 @@
 #' distances by \eqn{\sinh(\rho)/\rho}{sinh(rho)/rho}. A net with more than
 #' `max_candidates` points (a high dimension, or a fine spacing) is an error
 #' that names the remedies. `candidates` replaces the net by any public set
-#' of points (sphere, euclidean and hyperbolic space).
+#' of points (sphere, euclidean, hyperbolic and spd space).
 #'
-#' **Location on spd and kendall: a coarse private mean.** A net of spacing
-#' \eqn{h}{h} in a ball of radius \eqn{R}{R} holds about
-#' \eqn{(R/h)^{dim}}{(R/h)^dim} points, and the dimension is
-#' \eqn{k(k+1)/2}{k(k+1)/2} on `manifold_spd(k)` (6 at k = 3, 15 at k = 5) and
-#' \eqn{2k - 4}{2k - 4} on `manifold_kendall(k)`: nets are out of reach there.
-#' Instead the location stage is a first, coarse private Fréchet mean of the
-#' data clipped to the public region \eqn{B_R(c_0)}{B_R(c0)} (`region_center`,
+#' **Location on spd: a public net of scalar matrices.** A net of all of
+#' `manifold_spd(k)` of spacing \eqn{h}{h} in a ball of radius \eqn{R}{R}
+#' holds about \eqn{(R/h)^{dim}}{(R/h)^dim} points, \eqn{dim = k(k+1)/2}{dim = k(k+1)/2}
+#' (6 at k = 3, 15 at k = 5): out of reach. By default (`location = "auto"`
+#' or `"net"`) the candidates are instead the multiples
+#' \eqn{e^t c_0}{exp(t) c0} of the public `region_center` \eqn{c_0}{c0}
+#' (the scalar matrices \eqn{e^t I}{exp(t) I} when \eqn{c_0 = I}{c0 = I}),
+#' the geodesic through \eqn{c_0}{c0} along its own scale, with
+#' \eqn{d(e^t c_0, c_0) = |t|\sqrt{k}}{d(exp(t) c0, c0) = |t| sqrt(k)}: a
+#' 1-dimensional net of step `spacing` in distance within the region
+#' \eqn{B_R(c_0)}{B_R(c0)} (17 candidates by default), scored like every net
+#' by the exponential mechanism with counts within the public
+#' `count_radius` (default \eqn{R/2}{R/2}, wide enough to hold the data's
+#' anisotropy around their own scalar level: covariance matrices of
+#' correlated returns lie about 2 from every scalar matrix). It finds the
+#' data's overall scale (the level of their log-eigenvalues), which is what
+#' a large public region leaves unknown; the scale stage then finds the
+#' radius that holds the data's spread and anisotropy around it. Every
+#' candidate has the condition number of \eqn{c_0}{c0}, so the worst ball
+#' the release must resolve in double precision is a ball around
+#' \eqn{c_0}{c0}.
+#'
+#' **Location on kendall (and on spd with `location = "coarse"`): a coarse
+#' private mean.** On `manifold_kendall(k)` (dimension \eqn{2k - 4}{2k - 4})
+#' the location stage is a first, coarse private Fréchet mean of the data
+#' clipped to the public region \eqn{B_R(c_0)}{B_R(c0)} (`region_center`,
 #' `region_radius`, both required): the release of [dp_frechet_mean()] with
 #' `outside = "clip"` and the location stage's \eqn{\epsilon}{epsilon}, an
 #' existing mechanism with its own guarantee. Its noise law is known, and the
@@ -86,14 +107,27 @@
 #' space the region must lie inside the largest ball a release admits,
 #' `region_radius` \eqn{< r^* = \pi/8}{< r* = pi/8}: a public template shape
 #' and the shapes within, say, 0.3 of it (17 degrees of Procrustes distance).
-#' On spd a public centre at the data's expected scale (a multiple of the
-#' identity) and a large public radius (the norm of the log-eigenvalues'
-#' public range) serve. On the sphere, euclidean and hyperbolic space the net
-#' stays (its low dimension keeps it small, and it finds the data anywhere in
-#' the region without a first release).
+#' On spd the coarse mean needs many points: its noise grows with the
+#' region's radius and the dimension (below), and at \eqn{n = 92}{n = 92} in
+#' a region of radius 5.6 it is refused where the scalar net works. On spd
+#' a public centre at the data's expected scale (a multiple of the identity)
+#' and a large public radius (the norm of the log-eigenvalues' public range)
+#' serve both routes. On the sphere, euclidean and hyperbolic space the net
+#' is a net of the whole region (its low dimension keeps it small, and it
+#' finds the data anywhere in the region without a first release).
 #'
-#' **Grid of radii (public).** `n_radii` radii, geometric from
-#' `radius_max / 1000` to `radius_max`, or the public `radii` given. By
+#' **The ball's radius.** `scale_factor` times the private quantile radius
+#' (the radius that holds a public `fraction` of the points). By default, on
+#' euclidean and hyperbolic space twice the radius that holds half the
+#' points (`fraction = 0.5, scale_factor = 2`: see Utility below), and on
+#' the sphere, spd and Kendall's space the radius that holds 90% of them
+#' (`fraction = 0.9, scale_factor = 1`: on the sphere and Kendall's space
+#' twice the grid's largest radius would reach \eqn{r^*}{r*}; on spd it measured
+#' better on [eustock_cov]).
+#'
+#' **Grid of radii (public).** `n_radii` radii of the ball, geometric from
+#' `radius_max / 1000` to `radius_max`, or the public `radii` given (the
+#' quantile's grid is these over `scale_factor`). By
 #' default `radius_max` is half the largest radius [dp_frechet_mean()]
 #' admits, \eqn{r^*/2}{r*/2} ([sensitivity_radius_max()]: \eqn{\pi/8}{pi/8} on
 #' \eqn{S^d}{S^d}, \eqn{d \ge 2}{d >= 2}, where the sensitivity is 1.55 times
@@ -113,23 +147,30 @@
 #' \eqn{n = 500}{n = 500}, \eqn{f = 0.9}{f = 0.9}, \eqn{\epsilon_s = 0.1}{epsilon_s = 0.1}) and the grid
 #' reaches far beyond the data (a public ball much larger than the data),
 #' the private radius often overshoots, and the mean's noise grows with it.
-#' A public `radius_max` nearer the expected spread, or a larger part of
-#' the budget for the scale stage (`split` below 0.5), helps;
-#' `bench/private-bounds.R` in the package sources measures it. On the
-#' sphere the grid stops at \eqn{\pi/8}{pi/8} and the overshoot is small.
+#' Hence the default on euclidean and hyperbolic space, where the grid
+#' reaches 2 x `region_radius`: twice the median radius, whose flat part
+#' weighs \eqn{\exp(-\epsilon_s n / 4)}{exp(-epsilon_s n / 4)} (on a 2-dimensional Gaussian cloud twice the
+#' median radius holds 94% of the points). A public `radius_max` nearer the
+#' expected spread, or a larger part of the budget for the scale stage
+#' (`split` below 0.5), also helps; `bench/private-bounds.R` in the package
+#' sources measures it. On the sphere the grid stops at \eqn{\pi/8}{pi/8}
+#' and the overshoot is small.
 #'
 #' **Can the budget localise?** The exponential mechanism picks a candidate
 #' whose utility is within about
 #' \eqn{(2/\epsilon_s)\log N}{(2/epsilon_s) log N} of the best among
 #' \eqn{N}{N}. When that count gap exceeds \eqn{f n}{f n} (the public
-#' fraction of the public n) the stage cannot find the data, and the release
+#' fraction of the public n; for the location stage the `fraction` given,
+#' else 0.9) the stage cannot find the data, and the release
 #' is an error that says so, computed from public n, \eqn{\epsilon}{epsilon},
 #' `share`, `split`, `fraction` and the sizes of the net and grid, before the
 #' data are used. The check is necessary, not sufficient: it assumes the best
 #' candidate counts \eqn{f n}{f n} points, and a count radius much smaller
 #' than the data's spread gives it fewer (the stage then often picks a
-#' candidate far from the data, which costs utility, not privacy). The coarse
-#' location stage on spd and kendall lies about
+#' candidate far from the data, which costs utility, not privacy). On spd
+#' the check counts the candidates of the scalar net (17 by default: at
+#' \eqn{n = 92}{n = 92} it passes from \eqn{\epsilon_s = 0.069}{epsilon_s = 0.069}). The coarse
+#' location stage on kendall (and on spd with `location = "coarse"`) lies about
 #' \eqn{dim \times \sigma}{dim x sigma} from the mean (the mean of the radial
 #' law \eqn{\Gamma(dim, \sigma)}{Gamma(dim, sigma)} of both mechanisms in flat
 #' space, \eqn{\sigma}{sigma} its public rate); when that exceeds \eqn{R/2}{R/2}
@@ -146,16 +187,30 @@
 #' of 10 and 20 degrees around a public point: 24 against 31 km and 24
 #' against 26 km (ratios 0.77, 0.93). [eustock_cov] (n = 92) on
 #' `manifold_spd(3)`, public region the identity with radius 5.6
-#' (volatilities of 0.2% to 5% a day): at share 0.2 the coarse location stage
-#' is refused (n = 92 is too small: it would lie about 15 from the mean);
-#' with the region's centre stated and the radius found privately, 1.16
-#' against 1.02 for radius 4 (ratio 1.14; with radius 8.0, volatilities of
-#' 0.1% to 10%, ratio 1.38, from overshooting radii). The coarse stage at
-#' share 0.75 runs but errs 3.7 times as much. Kendall's shapes of 4
+#' (volatilities of 0.2% to 5% a day), against hand-chosen radius 4 around
+#' the identity: centre and radius found privately at share 0.2 by the
+#' scalar net (17 candidates, count radius 2.8, \eqn{\epsilon = 0.1}{epsilon = 0.1}) and
+#' 20 radii up to 5.6 (\eqn{\epsilon = 0.1}{epsilon = 0.1}; `n_radii = 20,
+#' radius_max = region_radius`: 100 radii fail the scale stage's check at
+#' that \eqn{\epsilon}{epsilon} and n), 1.33 against 1.06 (ratio 1.25; the
+#' private centre lies a median 1.8 from the mean, the identity 2.1); with
+#' the region's centre stated and the
+#' radius found privately, 1.16 against 1.02 (ratio 1.14; with radius 8.0,
+#' volatilities of 0.1% to 10%, ratio 1.38, from overshooting radii). The
+#' coarse location stage is refused at share 0.2 (n = 92 is too small: it
+#' would lie about 15 from the mean), and at share 0.75 runs but errs 3.7
+#' times as much. Kendall's shapes of 4
 #' landmarks (n = 500, region radius 0.3 around a template): ratio 0.50.
 #' Simulated directions on \eqn{S^1}{S^1} (n = 300, spread 20 degrees) against
 #' a known centre and radius 40 degrees: ratio 2.1 (the 10% of points the
 #' private ball clips, around a centre a few degrees off, bias the mean).
+#' 500 points of unit spread near (31.7, -18.4) in \eqn{R^2}{R^2}, public ball of
+#' radius 100 around the origin, against centre (30, -20) and radius 5: ratio
+#' 1.5 to 1.75 at the defaults (runs of 200 and 100 releases; 4.5 with the 90%
+#' quantile as the radius: it overshoots), 1.5 with `count_radius = 5,
+#' radius_max = 20, split = 0.3`;
+#' 300 points of spread 0.2 on \eqn{H^2}{H^2} (region radius 3): ratio 0.9 (2.2
+#' with the 90% quantile).
 #'
 #' @param share The share of the total \eqn{\epsilon}{epsilon} that
 #'   [dp_frechet_mean()] spends on the bounds, strictly between 0 and 1; the
@@ -167,23 +222,33 @@
 #'   space a public template shape and a radius below \eqn{\pi/8}{pi/8}).
 #' @param count_radius The public radius \eqn{r}{r} of the location stage's
 #'   counts. Default: \eqn{\pi/12}{pi/12} on the sphere,
-#'   `region_radius / 10` elsewhere. A radius near the data's expected spread
-#'   localises best.
+#'   `region_radius / 2` on spd (the scalar net), `region_radius / 10`
+#'   elsewhere. A radius near the data's expected spread localises best.
 #' @param spacing The public spacing of the net. Default: `count_radius / 3`
-#'   on the sphere, `count_radius` on euclidean and hyperbolic space.
+#'   on the sphere, `count_radius / 4` on spd (along the scalar net),
+#'   `count_radius` on euclidean and hyperbolic space.
 #' @param candidates `NULL` or a public set of candidate centres (points of
 #'   the manifold), replacing the net.
 #' @param max_candidates The public cap on the size of the net.
-#' @param fraction The public fraction \eqn{f}{f} of the points that the
-#'   private radius should hold, in (0, 1).
+#' @param fraction,scale_factor The ball's radius is `scale_factor`
+#'   (\eqn{\ge 1}{>= 1}) times the private radius that holds the public
+#'   fraction \eqn{f}{f} (in (0, 1)) of the points. Default (`NULL`): 0.5 and
+#'   2 on euclidean and hyperbolic space, 0.9 and 1 elsewhere (see "The
+#'   ball's radius").
 #' @param split The public part of the bounds' budget for the location stage
 #'   when both stages run, in (0, 1).
-#' @param radius_max,n_radii,radii The public grid of radii: `n_radii`
-#'   geometric steps from `radius_max / 1000` to `radius_max`, or the
-#'   increasing positive `radii` given.
+#' @param radius_max,n_radii,radii The public grid of the ball's radii:
+#'   `n_radii` geometric steps from `radius_max / 1000` to `radius_max`, or
+#'   the increasing positive `radii` given (the quantile's grid is these over
+#'   `scale_factor`).
 #' @param coarse_mechanism The mechanism of the coarse private mean that is
-#'   the location stage on spd and kendall: `"auto"` (the K-norm gradient
-#'   mechanism), `"kng"` or `"laplace"`.
+#'   the location stage on kendall (and on spd with `location = "coarse"`):
+#'   `"auto"` (the K-norm gradient mechanism), `"kng"` or `"laplace"`.
+#' @param location The location stage: `"auto"` (a public net on the sphere,
+#'   euclidean, hyperbolic and spd space, the coarse private mean on
+#'   kendall), `"net"` (on spd: the net of multiples of `region_center`;
+#'   not available on kendall) or `"coarse"` (a coarse private mean in the
+#'   public region; spd and kendall only).
 #' @return An object of class `riemdp_bounds_spec` (a list of the settings,
 #'   with a `print()` method). It holds no data.
 #' @references McSherry, F. and Talwar, K. (2007). Mechanism design via
@@ -198,13 +263,19 @@
 #' # covariance matrices of daily returns in percent: around the identity,
 #' # every log-eigenvalue within log(25) of 0
 #' dp_bounds(region_center = diag(3), region_radius = sqrt(3) * log(25))
+#' # at n = 92 (eustock_cov): fewer radii, up to the region's radius
+#' R <- sqrt(3) * log(25)
+#' b <- dp_bounds(region_center = diag(3), region_radius = R, n_radii = 20, radius_max = R)
+#' dp_frechet_mean(manifold_spd(3), eustock_cov, epsilon = 1, bounds = b)
 #' @export
 dp_bounds <- function(share = 0.2, region_center = NULL, region_radius = NULL, count_radius = NULL,
                       spacing = NULL, candidates = NULL, max_candidates = 20000, fraction = NULL,
                       split = 0.5, radius_max = NULL, n_radii = 100, radii = NULL,
-                      coarse_mechanism = c("auto", "laplace", "kng"), scale_factor = NULL) {
+                      coarse_mechanism = c("auto", "laplace", "kng"), location = c("auto", "net", "coarse"),
+                      scale_factor = NULL) {
   call <- sys.call()
   coarse_mechanism <- arg_match(coarse_mechanism, c("auto", "laplace", "kng"), "coarse_mechanism", call)
+  location <- arg_match(location, c("auto", "net", "coarse"), "location", call)
   if (!is.numeric(share) || length(share) != 1L || !is.finite(share) || share <= 0 || share >= 1)
     abort("`share` must be a single number strictly between 0 and 1: the part of the total epsilon spent on finding the bounds (the mean gets the rest)", call)
   in_open_unit <- function(x, arg, what) {
@@ -238,7 +309,7 @@ dp_bounds <- function(share = 0.2, region_center = NULL, region_radius = NULL, c
                  count_radius = count_radius, spacing = spacing, candidates = candidates,
                  max_candidates = max_candidates, fraction = fraction, split = split,
                  radius_max = radius_max, n_radii = n_radii, radii = radii,
-                 coarse_mechanism = coarse_mechanism, scale_factor = scale_factor),
+                 coarse_mechanism = coarse_mechanism, location = location, scale_factor = scale_factor),
             class = "riemdp_bounds_spec")
 }
 
@@ -255,9 +326,11 @@ print.riemdp_bounds_spec <- function(x, ...) {
               if (is.null(x$candidates)) "public net" else "the public `candidates` given",
               fmt(x$count_radius, "default (pi/12 on the sphere, region_radius/10 elsewhere)"),
               fmt(x$spacing, "default"), x$max_candidates))
-  cat(sprintf("  location on spd and kendall: a coarse private Fr\u00e9chet mean in the public region (%s mechanism)\n",
-              if (identical(x$coarse_mechanism %||% "auto", "auto")) "Laplace where its law exists, else KNG"
-              else x$coarse_mechanism))
+  loc <- x$location %||% "auto"
+  cat(sprintf("  location on spd: %s; on kendall: a coarse private Fr\u00e9chet mean in the public region (%s mechanism)\n",
+              if (loc == "coarse") "a coarse private Fr\u00e9chet mean in the public region"
+              else "a public net of multiples exp(t) region_center of the region's centre",
+              if (identical(x$coarse_mechanism %||% "auto", "auto")) "K-norm gradient" else x$coarse_mechanism))
   cat(sprintf("  scale: %s, over %s\n",
               if (is.null(x$fraction) && is.null(x$scale_factor))
                 "by default twice the radius holding half the points where r* is infinite (euclidean, hyperbolic, spd), the radius holding 90% on the sphere and Kendall's space"
@@ -363,15 +436,17 @@ bounds_public_point <- function(M, p, arg, call) {
 # only). `C`: the stated centre (a set) or NULL; `radius`: the stated radius
 # or NULL. `eps_bounds`: the budget of the stages together.
 # The scale stage's public fraction f and the factor from the private
-# quantile radius to the ball's: the user's, else per manifold. Where r* is
-# infinite (euclidean, hyperbolic, spd) the grid reaches far beyond the data,
-# where the quantile's utility is flat at -(1 - f) n, so a 90% quantile often
-# overshoots (bench/private-bounds.R): twice the median radius instead (the
-# flat part then weighs exp(-epsilon n / 4) each). On the sphere and Kendall's
-# space the grid stops at r*/2, and doubling it would reach r*: the 90%
-# quantile itself.
+# quantile radius to the ball's: the user's, else per manifold. On euclidean
+# and hyperbolic space the default grid reaches 2 x region_radius, far beyond
+# the data, where the quantile's utility is flat at -(1 - f) n, so a 90%
+# quantile often overshoots (bench/private-bounds.R: 4.5 times the error of
+# hand-chosen bounds on R^2): twice the median radius instead (the flat part
+# then weighs exp(-epsilon n / 4) each; 1.4 times). On the sphere and
+# Kendall's space the grid stops at r*/2, and doubling it would reach r*: the
+# 90% quantile itself. On spd too (measured on eustock_cov, n = 92, where the
+# median's check of the budget below is the stricter).
 bounds_scale_defaults <- function(M, spec) {
-  far <- !is.finite(priv_frechet_sensitivity(M, 1, 0)$radius_max)
+  far <- M$type %in% c("euclidean", "hyperbolic")
   list(fraction = spec$fraction %||% (if (far) 0.5 else 0.9),
        scale_factor = spec$scale_factor %||% (if (far) 2 else 1))
 }
@@ -387,11 +462,15 @@ bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call, mean_route = TR
                        size = numeric(0), stringsAsFactors = FALSE)
   sc <- bounds_scale_defaults(M, spec)
   if (!mean_route) sc$scale_factor <- 1
+  # the location stage's check assumes its best candidate counts the user's
+  # fraction of n, or 90% of it
+  f_loc <- spec$fraction %||% 0.9
   spec$fraction <- sc$fraction
   plan <- list(find_center = find_center, find_radius = find_radius, eps_location = eps_loc, eps_scale = eps_scale,
                fraction = sc$fraction, scale_factor = sc$scale_factor)
   region <- bounds_region(M, spec, call)
-  if (find_center && M$type %in% c("spd", "kendall")) {
+  coarse <- bounds_location_route(M, spec, call) == "coarse"
+  if (find_center && coarse) {
     plan$coarse <- bounds_coarse_plan(M, spec, region, n, eps_loc, call)
     plan$like <- spec$region_center
     stages[nrow(stages) + 1L, ] <- list("location", "center", eps_loc, plan$coarse$sentence, 1)
@@ -400,19 +479,19 @@ bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call, mean_route = TR
     plan$candidates <- net$set
     plan$count_radius <- net$count_radius
     plan$like <- net$like
+    plan$net_sentence <- net$sentence
     N <- net$set$n
-    bounds_check_localise(n, eps_loc, N, spec$fraction * n,
-                          sprintf("the public fraction %s of n", format(spec$fraction)),
+    bounds_check_localise(n, eps_loc, N, f_loc * n,
+                          sprintf("the public fraction %s of n", format(f_loc)),
                           "location stage to localise", "public candidates picks one whose count is",
                           "Raise `epsilon` or `share`, use fewer candidates (a larger `spacing` or `count_radius`, or a smaller public region), or state `center`",
                           call)
     stages[nrow(stages) + 1L, ] <- list("location", "center", eps_loc,
-                                        sprintf("exponential mechanism (McSherry & Talwar 2007) over %d public candidates scored by their %s", N,
-                                                sprintf(if (bounds_soft_location(M)) "soft counts sum_i min(1, max(0, 2 - 2 d(x_i, c)/r)), r = %s" else "counts within %s",
-                                                        format(net$count_radius, digits = 4))), N)
+                                        sprintf("exponential mechanism (McSherry & Talwar 2007) over %d public candidates%s scored by their counts within %s", N,
+                                                net$sentence %||% "", format(net$count_radius, digits = 4)), N)
   }
   if (find_radius) {
-    radii <- bounds_radii(M, spec, region, call, sc$scale_factor)
+    radii <- bounds_radii(M, spec, region, call, if (find_center && !coarse) plan$candidates else NULL, sc$scale_factor)
     plan$radii <- radii
     G <- length(radii)
     bounds_check_localise(n, eps_scale, G, spec$fraction * n,
@@ -426,6 +505,24 @@ bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call, mean_route = TR
   }
   plan$stages <- stages
   plan
+}
+
+# The location route from the public specification and M: "coarse" (a
+# coarse private mean; kendall, or spd with location = "coarse") or "net"
+# (the exponential mechanism over a public net; spd by default).
+bounds_location_route <- function(M, spec, call) {
+  loc <- spec$location %||% "auto"
+  if (M$type == "kendall") {
+    if (loc == "net")
+      abort(sprintf("`location = \"net\"` is not available on %s: a net in its %d dimensions is out of reach; use location = \"auto\" or \"coarse\" (a coarse private mean in the public region), or state `center`",
+                    manifold_label(M), M$dim), call)
+    return("coarse")
+  }
+  if (M$type == "spd") return(if (loc == "coarse") "coarse" else "net")
+  if (loc == "coarse")
+    abort(sprintf("`location = \"coarse\"` is for manifold_spd(k) and manifold_kendall(k); on %s the location stage is a public net: use location = \"auto\" or \"net\"",
+                  manifold_label(M)), call)
+  "net"
 }
 
 # Can an exponential mechanism over N public choices, at eps, find the data?
@@ -478,6 +575,7 @@ bounds_net <- function(M, spec, region, call) {
     return(list(set = list(x = pts, n = nrow(pts), by_row = TRUE, single = FALSE, arg = "candidates"),
                 count_radius = r, like = NULL))
   }
+  if (M$type == "spd") return(spd_scalar_net(M, spec, region, call))
   # euclidean, hyperbolic: a cubic grid in normal coordinates at the public
   # region's centre, inside its ball
   if (is.null(region$center))
@@ -515,9 +613,36 @@ bounds_net <- function(M, spec, region, call) {
        like = NULL)
 }
 
-# The coarse location stage on spd and kendall (a net of candidate centres
-# grows like spacing^-dim, and dim = k(k+1)/2 on spd(k), 2k - 4 on
-# kendall(k) planar shapes): a private Frechet mean of the data clipped to the
+# spd: the public 1-D net of multiples exp(t) c0 of the region's centre c0
+# (the scalar matrices exp(t) I when c0 = I), the geodesic through c0 in the
+# direction of c0: d(exp(t) c0, c0) = |t| sqrt(k), so the net has step
+# `spacing` in distance and lies in B_R(c0). A net of all of spd(k) grows
+# like spacing^-(k(k+1)/2); this one scores each candidate by the points
+# within a count radius wide enough (default R / 2) to hold the data's
+# anisotropy around its own scalar level. Every candidate has the condition
+# number of c0.
+spd_scalar_net <- function(M, spec, region, call) {
+  if (is.null(region$center))
+    abort(sprintf("on %s, finding the centre privately needs a public region: give `region_center` (a public matrix at the expected scale, e.g. a multiple of the identity) and a large public `region_radius` in dp_bounds(), or state `center`",
+                  manifold_label(M)), call)
+  R <- region$radius
+  r <- spec$count_radius %||% (R / 2)
+  h <- spec$spacing %||% (r / 4)
+  k <- M$k
+  m <- floor(R / h * (1 + 1e-12))
+  if (!(2 * m + 1 <= spec$max_candidates))
+    abort(sprintf("the public net of multiples of `region_center` would hold %d candidates (spacing %s within radius %s), more than `max_candidates` = %d: give a larger `spacing`, a smaller public `region_radius`, raise `max_candidates`, or state `center`",
+                  2L * m + 1L, format(h, digits = 4), format(R, digits = 4), spec$max_candidates), call)
+  t <- (-m:m) * h / sqrt(k)
+  pts <- outer(exp(t), as.vector(region$center$x))
+  list(set = list(x = pts, n = nrow(pts), by_row = TRUE, single = FALSE, arg = "candidates"), count_radius = r,
+       like = spec$region_center,
+       sentence = sprintf(" (the multiples exp(t) region_center, spacing %s)", format(h, digits = 4)))
+}
+
+# The coarse location stage on kendall, and on spd with location = "coarse"
+# (a net of candidate centres grows like spacing^-dim, and dim = k(k+1)/2 on
+# spd(k), 2k - 4 on kendall(k) planar shapes): a private Frechet mean of the data clipped to the
 # public region B_R(c0), an existing audited release (dp_frechet_mean()).
 # Its mechanism, its rate and every check of its law are public (n, R,
 # epsilon), made here before the data are used. The coarse centre is moved
@@ -619,7 +744,7 @@ sphere_net <- function(d, h, max_candidates, call) {
 }
 
 # The public grid of radii.
-bounds_radii <- function(M, spec, region, call, factor = 1) {
+bounds_radii <- function(M, spec, region, call, candidates = NULL, factor = 1) {
   rstar <- priv_frechet_sensitivity(M, 1, 0)$radius_max
   # the grid of the quantile; the ball's radii are factor times it, and
   # `radii` and `radius_max` state the ball's (by default up to r*/2, or
@@ -628,12 +753,18 @@ bounds_radii <- function(M, spec, region, call, factor = 1) {
   if (is.null(radii)) {
     top <- spec$radius_max %||% (if (is.finite(rstar)) rstar / 2 else if (!is.null(region$radius)) 2 * region$radius)
     if (!is.null(top)) top <- top / factor
-    # spd, a found centre anywhere in the public region B_R(c0): by default
-    # stop the grid where double precision still resolves B_{R + r}(c0)
-    # (condition numbers up to cond(c0) exp(2 (R + r)) <= 1e-6 / eps)
-    if (is.null(spec$radius_max) && M$type == "spd" && !is.null(region$center) && !is.null(top)) {
-      lam <- eigen(matrix(region$center$x, M$k), symmetric = TRUE, only.values = TRUE)$values
-      r_res <- (log(1e-6 / .Machine$double.eps) - log(max(lam) / min(lam))) / 2 - region$radius
+    # spd: by default stop the grid where double precision still resolves
+    # the worst ball (condition numbers up to cond(c) exp(2 r) <= 1e-6 / eps,
+    # r the ball's radius, factor x the grid's):
+    # around the worst public candidate of a net, or, for a coarse centre
+    # anywhere in the public region B_R(c0), B_{R + r}(c0)
+    if (is.null(spec$radius_max) && M$type == "spd" && !is.null(top) && (!is.null(candidates) || !is.null(region$center))) {
+      r_res <- if (!is.null(candidates)) {
+        (log(1e-6 / .Machine$double.eps) - log(spd_worst_condition(M, candidates)$condition)) / 2
+      } else {
+        lam <- eigen(matrix(region$center$x, M$k), symmetric = TRUE, only.values = TRUE)$values
+        (log(1e-6 / .Machine$double.eps) - log(max(lam) / min(lam))) / 2 - region$radius
+      }
       if (r_res > 0) top <- min(top, 0.99 * r_res / factor)
     }
     if (is.null(top))
@@ -646,6 +777,18 @@ bounds_radii <- function(M, spec, region, call, factor = 1) {
     abort(sprintf("the public grid of radii reaches %s, not below r* = %s on %s (sensitivity_radius_max()), the largest radius a Fr\u00e9chet-mean release admits: give a smaller `radius_max` or `radii`",
                   format(factor * max(radii), digits = 6), format(rstar, digits = 6), manifold_label(M)), call)
   radii
+}
+
+# The public candidate of largest condition number (spd): its index and
+# condition number.
+spd_worst_condition <- function(M, cand) {
+  X <- matrix(cand$x, cand$n)
+  cond <- vapply(seq_len(cand$n), function(i) {
+    lam <- eigen(matrix(X[i, ], M$k), symmetric = TRUE, only.values = TRUE)$values
+    max(lam) / min(lam)
+  }, 0)
+  j <- which.max(cond)
+  list(index = j, condition = cond[j])
 }
 
 # One exact draw of the exponential mechanism: index j with probability
@@ -695,20 +838,10 @@ bounds_scale_utility <- function(M, S, C, radii, fraction) {
 # The stages, run on the validated data S. `eps_factor` is for the privacy
 # audit only: it runs the mechanisms at eps_factor times the epsilon the
 # accounting states (a deliberately broken mechanism the audit must catch).
-# On euclidean and hyperbolic space each point adds a trapezoid, 1 within r/2
-# of the candidate, falling to 0 at r (bounds_soft_counts(),
-# R/bounds-regression.R): the hard count is flat on every candidate whose
-# ball holds the whole cloud, and a large public region gives a count radius
-# larger than the cloud; the trapezoid peaks at it (a plain linear fall from
-# d = 0 peaks lower and loses the cloud when r is near its size;
-# bench/private-bounds.R).
 bounds_location_stage <- function(M, S, plan, eps_factor = 1) {
-  counts <- if (bounds_soft_location(M)) bounds_soft_counts(M, S, plan$candidates, plan$count_radius, plateau = 0.5)
-            else bounds_location_counts(M, S, plan$candidates, plan$count_radius)
+  counts <- bounds_location_counts(M, S, plan$candidates, plan$count_radius)
   em_draw(counts, eps_factor * plan$eps_location)
 }
-
-bounds_soft_location <- function(M) M$type %in% c("euclidean", "hyperbolic")
 
 bounds_scale_stage <- function(M, S, C, plan, eps_factor = 1) {
   u <- bounds_scale_utility(M, S, C, plan$radii, plan$fraction)
@@ -796,8 +929,10 @@ frechet_release_with_bounds <- function(M, X, epsilon, radius, center, mechanism
     Cw <- plan$coarse$center
     resolve_r <- plan$coarse$radius + worst_r
   } else if (plan$find_center) {
-    # the candidate farthest from the origin (hyperboloid: largest x0)
-    far <- if (M$type == "hyperbolic") which.max(plan$candidates$x[, 1L]) else 1L
+    # the candidate farthest from the origin (hyperboloid: largest x0), or
+    # of largest condition number (spd)
+    far <- if (M$type == "hyperbolic") which.max(plan$candidates$x[, 1L])
+           else if (M$type == "spd") spd_worst_condition(M, plan$candidates)$index else 1L
     Cw <- list(x = plan$candidates$x[far, ], n = 1L, by_row = TRUE)
   }
   check_ball_resolved(M, Cw, resolve_r, call)

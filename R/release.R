@@ -133,10 +133,13 @@
 #' Whichever of `center` and `radius` is given is used as given; the others
 #' are found privately: on the sphere, Euclidean and
 #' hyperbolic space the centre by an exponential mechanism over a public net
-#' (McSherry & Talwar 2007); on spd and Kendall's space, where a net grows
-#' too fast with the dimension, by a coarse private Fréchet mean in the
-#' public region of [dp_bounds()] (`region_center`, `region_radius`, required
-#' there); the radius by a private quantile over a public grid (Smith 2011).
+#' (McSherry & Talwar 2007); on spd by the same mechanism over the
+#' 1-dimensional net of multiples of the public `region_center` (a net of
+#' the whole region grows too fast with the dimension), or, with
+#' `location = "coarse"`, by a coarse private Fréchet mean in the public
+#' region; on Kendall's space by that coarse mean (`region_center`,
+#' `region_radius` of [dp_bounds()] required on spd and Kendall's space);
+#' the radius by a private quantile over a public grid (Smith 2011).
 #' The stages together spend
 #' \eqn{share \times \epsilon}{share x epsilon}, and the mean is released in the
 #' private ball with \eqn{(1 - share) \times \epsilon}{(1 - share) x epsilon}. On this route

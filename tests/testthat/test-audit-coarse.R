@@ -28,7 +28,7 @@ coarse_audit_setup <- function(M, c0, R, w) {
   D1 <- array(rep(p, 5), c(dim(p), 5))
   D2 <- D1
   D2[, , 5] <- q
-  spec <- dp_bounds(region_center = c0, region_radius = R)
+  spec <- dp_bounds(region_center = c0, region_radius = R, location = "coarse")
   # the plan's public n only enters the check that the stage can localise;
   # the coarse mean's sigma comes from the data's public n = 5
   plan <- riemdp:::bounds_plan(M, spec, 1000, 1, NULL, 0.5, NULL)

@@ -248,7 +248,7 @@ test_that("set.seed() reproduces; bounds = NULL leaves releases bit-identical", 
                "outside its public range")
 })
 
-test_that("spd and kendall: the footpoint's centre from a coarse private mean of the responses", {
+test_that("spd and kendall: the footpoint's centre from the spd net or a coarse private mean of the responses", {
   skip_on_cran()
   set.seed(301)
   d <- conf_geodesic_data("spd(2)", 2000, 0, 1.1, noise = 0.05)
@@ -259,18 +259,28 @@ test_that("spd and kendall: the footpoint's centre from a coarse private mean of
   expect_identical(rel$bounds_stages$bound, c("x_range", "center", "radius"))
   expect_equal(sum(rel$bounds_stages$epsilon) + rel$epsilon_release, 5)
   out <- gsub("\\s+", " ", paste(capture.output(print(rel)), collapse = " "))
-  expect_match(out, "coarse private Fr\u00e9chet mean", fixed = TRUE)
+  expect_match(out, "multiples", fixed = TRUE)
   # the responses' radii stop where the worst geodesic is still resolved:
-  # cond(c0) exp(2 (R + 1.5 x 2 r + 2 x 2 r)) = 0.99 (1e-6 / eps) at r = rmax
+  # cond(c) exp(2 (1.5 x 2 r + 2 x 2 r)) = 0.99 (1e-6 / eps) at r = rmax
+  # around a candidate exp(t) c0 (c0's conditioning), and for a coarse centre
+  # anywhere in B_R(c0), exp(2 (R + 7 r))
   region <- list(center = list(x = as.double(diag(2))), radius = 3)
   rmax <- riemdp:::regression_spd_radius_max(P, spec, region, NULL, NULL, NULL, NULL)
-  expect_equal(rmax, (0.99 * log(1e-6 / .Machine$double.eps) / 2 - 3) / 7)
+  expect_equal(rmax, (0.99 * log(1e-6 / .Machine$double.eps) / 2) / 7)
   expect_lte(rel$radius, 1.5 * 2 * rmax + 1e-12)
+  spec_c <- dp_regression_bounds(x_limits = d$x_range, region_center = diag(2), region_radius = 3, location = "coarse")
+  expect_equal(riemdp:::regression_spd_radius_max(P, spec_c, region, NULL, NULL, NULL, NULL),
+               (0.99 * log(1e-6 / .Machine$double.eps) / 2 - 3) / 7)
+  set.seed(306)
+  rc <- dp_geodesic_regression(P, d$x, d$Y, epsilon = 5, bounds = spec_c)
+  expect_match(gsub("\\s+", " ", paste(capture.output(print(rc)), collapse = " ")), "coarse private Fr\u00e9chet mean",
+               fixed = TRUE)
+  expect_lt(riem_dist(P, d$p0, rc$footpoint_range), 0.3)
   # stated radius and tau_m leave less room; none left is a public error
-  expect_equal(riemdp:::regression_spd_radius_max(P, spec, region, NULL, 5, NULL, NULL),
+  expect_equal(riemdp:::regression_spd_radius_max(P, spec_c, region, NULL, 5, NULL, NULL),
                (0.99 * log(1e-6 / .Machine$double.eps) / 2 - 8) / 4)
-  expect_null(riemdp:::regression_spd_radius_max(P, spec, region, NULL, 1, 2, NULL))
-  expect_error(riemdp:::regression_spd_radius_max(P, spec, region, NULL, 9, NULL, NULL), "no room")
+  expect_null(riemdp:::regression_spd_radius_max(P, spec_c, region, NULL, 1, 2, NULL))
+  expect_error(riemdp:::regression_spd_radius_max(P, spec_c, region, NULL, 9, NULL, NULL), "no room")
   # statistics: the private footpoint is near the fit's at this n and epsilon
   expect_lt(riem_dist(P, d$p0, rel$footpoint_range), 0.3)
   # a stated radius is kept while the centre is found

@@ -68,7 +68,7 @@ test_that("location stage audit: selection log-ratios stay within epsilon, and a
 test_that("scale stage audit: selection log-ratios stay within epsilon, and a 10x mechanism fails", {
   E1 <- manifold_euclidean(1)
   radii <- c(0.1, 0.2, 0.3, 0.4)
-  spec <- dp_bounds(radii = radii, fraction = 0.5)
+  spec <- dp_bounds(radii = radii, fraction = 0.5, scale_factor = 1)
   eps <- 0.2
   plan <- riemdp:::bounds_plan(E1, spec, 100, eps, riemdp:::as_points(E1, 0, "center"), NULL, NULL)
   expect_equal(plan$eps_scale, eps)
@@ -287,7 +287,7 @@ test_that("spd and kendall: the centre is a coarse private mean in the public re
   P <- manifold_spd(2)
   set.seed(31)
   Z <- riem_rgaussian(P, 600, diag(c(2, 0.5)), 0.2)
-  spec <- dp_bounds(share = 0.2, region_center = diag(2), region_radius = 2)
+  spec <- dp_bounds(share = 0.2, region_center = diag(2), region_radius = 2, location = "coarse")
   set.seed(1)
   rel <- dp_frechet_mean(P, Z, epsilon = 1, bounds = spec)
   expect_s3_class(rel, "riemdp_frechet_release")
@@ -317,7 +317,7 @@ test_that("spd and kendall: the centre is a coarse private mean in the public re
   expect_equal(b$stages$epsilon, c(0.1, 0.1))
   # the coarse Laplace law, when asked for, is moved into the region
   rl <- dp_find_bounds(P, Z, epsilon = 0.2, bounds = dp_bounds(region_center = diag(2), region_radius = 2,
-                                                                  coarse_mechanism = "laplace"))
+                                                                  coarse_mechanism = "laplace", location = "coarse"))
   expect_lte(riem_dist(P, diag(2), rl$center), 2 + 1e-9)
   # utility: the private centre near the mean, the release nearer
   fm <- coef(frechet_mean(P, Z))
@@ -352,7 +352,7 @@ test_that("spd and kendall: bad input is refused from public quantities, before 
                  "is not below r\\* = 0.392699 on manifold_kendall\\(4\\)")
   # n too small for the coarse stage: the same error whatever the data
   P <- manifold_spd(3)
-  spec <- dp_bounds(share = 0.2, region_center = diag(3), region_radius = 5.6)
+  spec <- dp_bounds(share = 0.2, region_center = diag(3), region_radius = 5.6, location = "coarse")
   e1 <- tryCatch(dp_frechet_mean(P, eustock_cov, epsilon = 1, bounds = spec), error = conditionMessage)
   e2 <- tryCatch(dp_frechet_mean(P, array(diag(3), c(3, 3, 92)), epsilon = 1, bounds = spec), error = conditionMessage)
   expect_match(e1, "n = 92 is too small for the location stage to localise", fixed = TRUE)
@@ -365,7 +365,7 @@ test_that("spd and kendall: bad input is refused from public quantities, before 
   expect_lte(rs$radius, 5.6)
   # a second ball that double precision cannot resolve around some centre of
   # the region: refused at the worst case, the same whatever the data
-  big <- dp_bounds(region_center = diag(2), region_radius = 8, radius_max = 8)
+  big <- dp_bounds(region_center = diag(2), region_radius = 8, radius_max = 8, location = "coarse")
   P2 <- manifold_spd(2)
   set.seed(34)
   Z1 <- riem_rgaussian(P2, 5000, diag(2), 0.2)
@@ -375,9 +375,11 @@ test_that("spd and kendall: bad input is refused from public quantities, before 
   expect_match(f1, "double precision resolves", fixed = TRUE)
   expect_identical(f1, f2)
   # by default the grid of radii stops where the worst ball is still resolved
-  plan <- riemdp:::bounds_plan(P2, dp_bounds(region_center = diag(2), region_radius = 8), 5000, 0.2, NULL, NULL, NULL)
+  plan <- riemdp:::bounds_plan(P2, dp_bounds(region_center = diag(2), region_radius = 8, location = "coarse"), 5000, 0.2,
+                               NULL, NULL, NULL)
   expect_lt(max(plan$radii) + 8, (log(1e-6 / .Machine$double.eps)) / 2)
-  rel <- dp_frechet_mean(P2, Z1, epsilon = 1, mechanism = "kng", bounds = dp_bounds(region_center = diag(2), region_radius = 8))
+  rel <- dp_frechet_mean(P2, Z1, epsilon = 1, mechanism = "kng",
+                         bounds = dp_bounds(region_center = diag(2), region_radius = 8, location = "coarse"))
   expect_equal(rel$epsilon, 1)
 })
 
@@ -390,4 +392,48 @@ test_that("spd: a public region that holds none of the data gives an honest nois
   expect_true(all(is.finite(rel$estimate)))
   expect_lte(riem_dist(P, diag(2), rel$center), 2 + 1e-9)
   expect_equal(rel$epsilon, 1)
+})
+
+test_that("where r* is infinite (euclidean, hyperbolic) the ball is twice a private median radius by default", {
+  expect_error(dp_bounds(scale_factor = 0.5), "`scale_factor` must be NULL or a single finite number >= 1")
+  expect_error(dp_bounds(scale_factor = c(1, 2)), "`scale_factor`")
+  expect_error(dp_bounds(scale_factor = Inf), "`scale_factor`")
+  def <- function(M, ...) unlist(riemdp:::bounds_scale_defaults(M, dp_bounds(...)))
+  expect_equal(def(manifold_euclidean(2)), c(fraction = 0.5, scale_factor = 2))
+  expect_equal(def(manifold_hyperbolic(2)), c(fraction = 0.5, scale_factor = 2))
+  expect_equal(def(manifold_sphere(2)), c(fraction = 0.9, scale_factor = 1))
+  expect_equal(def(manifold_spd(2)), c(fraction = 0.9, scale_factor = 1))
+  expect_equal(def(manifold_kendall(4)), c(fraction = 0.9, scale_factor = 1))
+  expect_equal(def(manifold_euclidean(2), fraction = 0.8, scale_factor = 1.5), c(fraction = 0.8, scale_factor = 1.5))
+  expect_output(print(dp_bounds()), "twice the radius holding half the points")
+  # the ball's radius is the factor times a radius of the grid, and the
+  # grid stops at radius_max / factor (radius_max states the ball's)
+  E2 <- manifold_euclidean(2)
+  set.seed(41)
+  Y <- sweep(matrix(stats::rnorm(1000), 500, 2), 2, c(31.7, -18.4), "+")
+  spec <- dp_bounds(region_center = c(0, 0), region_radius = 100)
+  plan <- riemdp:::bounds_plan(E2, spec, 500, 0.2, NULL, NULL, NULL)
+  expect_equal(plan$scale_factor, 2)
+  expect_equal(max(plan$radii), 2 * 100 / 2)
+  set.seed(42)
+  b <- dp_find_bounds(E2, Y, epsilon = 0.2, bounds = spec)
+  expect_true(any(abs(2 * plan$radii - b$radius) < 1e-9))
+  expect_match(paste(b$stages$mechanism, collapse = " "), "2 times a private quantile", fixed = TRUE)
+  # statistics: half the radius is a private median of the distances from
+  # the private centre (to the grid's 7% steps and the mechanism's noise)
+  d <- sqrt(colSums((t(Y) - b$center)^2))
+  expect_gt(b$radius / 2 / stats::median(d), 0.8)
+  expect_lt(b$radius / 2 / stats::median(d), 1.25)
+  expect_gt(mean(d <= b$radius), 0.9)
+  # utility at the defaults against hand-chosen bounds (centre (30, -20),
+  # radius 5): 60 releases each, median error ratio below 2
+  # (bench/private-bounds.R: 1.5 over 100)
+  truth <- colMeans(Y)
+  err <- function(rel) sqrt(sum((rel$estimate - truth)^2))
+  set.seed(43)
+  e_hand <- replicate(60, err(dp_frechet_mean(E2, Y, epsilon = 1, center = c(30, -20), radius = 5, outside = "clip")))
+  set.seed(44)
+  e_priv <- replicate(60, err(dp_frechet_mean(E2, Y, epsilon = 1, bounds = dp_bounds(region_center = c(0, 0),
+                                                                                          region_radius = 100))))
+  expect_lt(stats::median(e_priv) / stats::median(e_hand), 2)
 })
