@@ -16,6 +16,9 @@ format_guarantee <- function(x, digits = 4, down = FALSE) {
     s <- trimws(formatC(v, digits = digits, format = "g"))
     for (k in 1:3) {
       back <- as.numeric(s)
+      # a few ulps apart is the floating-point error of an exact decimal
+      # share (0.2 * 0.4 = 0.08000000000000002), not a weaker guarantee
+      if (abs(back - v) <= 8 * .Machine$double.eps * abs(v)) return(s)
       if (if (down) back <= v else back >= v) return(s)
       step <- 10^(floor(log10(abs(back))) - digits + 1)
       s <- trimws(formatC(if (down) back - step else back + step, digits = digits, format = "g"))

@@ -179,6 +179,9 @@ test_that("conversions and compositions round to the safe side", {
   expect_identical(fg(c(0.12344, 0.1234, 0.12346, 9.99951, 1e-320, 0, Inf), 4),
                    c("0.1235", "0.1234", "0.1235", "10", "1e-320", "0", "Inf"))
   expect_identical(fg(c(0.12346, 0.1234), 4, down = TRUE), c("0.1234", "0.1234"))
+  # exact decimal shares are not rounded up for their last-bit floating error
+  expect_identical(fg(c(0.2 * 0.2 / 0.5, 0.1 + 0.2, 0.7 + 0.2 + 0.1), 4), c("0.08", "0.3", "1"))
+  expect_identical(fg(0.08 * (1 + 1e-12), 4), "0.08001")
   b <- dp_spend(dp_spend(dp_budget(total = c(mu = 1)), mu = 0.12344, label = "a"), epsilon = 0.12344, label = "b")
   out <- capture.output(print(b))
   expect_true(any(grepl("^  a +mu-GDP +- +0\\.1235$", out)))
