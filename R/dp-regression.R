@@ -117,7 +117,7 @@
 #' effects on the Euclidean case, [dp_linear_regression()].
 #'
 #' @section Bounds found privately:
-#' With `bounds = dp_regression_bounds(share = 0.3, x_limits = c(lower, upper))`
+#' With `bounds = dp_regression_bounds(share = 0.2, x_limits = c(lower, upper))`
 #' the bounds the user does not state are found privately (the stages and
 #' public rules are in [dp_regression_bounds()]): the covariate's range by
 #' private quartiles widened by Tukey's fences inside the public wide range
@@ -134,10 +134,10 @@
 #' [dp_budget()]) and `epsilon_release` the regression's part. Only
 #' `scheme = "joint"` is supported. For the 795 Tonga epicentres at total
 #' \eqn{\epsilon = 1}{epsilon = 1}, knowing only "somewhere on Earth" and
-#' "depth 0 to 700 km" (`share = 0.3`), the median footpoint error over 100
-#' releases is 1.46 times that of the hand-chosen bounds of the example in
-#' `vignette("riemdp")` (152 km against 104 km), the direction error 1.43
-#' times (14.6 against 10.2 degrees); the private `tau` is about 0.13
+#' "depth 0 to 700 km" (the default `share = 0.2`), the median footpoint error over 100
+#' releases is 1.36 times that of the hand-chosen bounds of the example in
+#' `vignette("riemdp")` (141 km against 104 km), the direction error 1.27
+#' times (13.0 against 10.2 degrees); the private `tau` is about 0.13
 #' against the hand-chosen 0.1 (`bench/private-bounds-regression.R` in the
 #' package sources). `tau` from the responses' spread overstates the
 #' residual scale when the covariate explains much of the spread: state

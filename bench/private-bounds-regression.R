@@ -59,7 +59,7 @@ tab <- data.frame(
   x_lo = round(c(0, sapply(rows, med, "x_lo"))), x_hi = round(c(700, sapply(rows, med, "x_hi"))))
 tab$km_ratio <- round(tab$footpoint_km / tab$footpoint_km[1], 2)
 tab$deg_ratio <- round(tab$direction_deg / tab$direction_deg[1], 2)
-cat(sprintf("Tonga, n = %d, total epsilon = 1 (share 0.3 for the bounds), %d releases per row (medians)\n", nrow(tonga), R))
+cat(sprintf("Tonga, n = %d, total epsilon = 1 (default shares for the bounds: 0.2, 0.3 with tau from a coarse fit), %d releases per row (medians)\n", nrow(tonga), R))
 print(tab, row.names = FALSE)
 
 # 2. linear regression on quakes: mag ~ stations + depth
