@@ -575,7 +575,8 @@ linear_release_with_bounds <- function(X, y, dummy, numeric_cols, epsilon, x_ran
   # tau's grid: geometric, from width/1000 to the width of y_limits, or of
   # [-beta_max, beta_max] when beta_max is stated (public)
   top <- if (!is.null(spec$y_limits)) diff(spec$y_limits) else 2 * beta_max
-  radii <- top * 1000^(-rev(seq_len(spec$n_radii) - 1) / (spec$n_radii - 1))
+  nr <- spec$n_radii %||% 100L
+  radii <- top * 1000^(-rev(seq_len(nr) - 1) / (nr - 1))
   radii[length(radii)] <- top
   if (spread) rules <- c(rules, sprintf("tau is %s times half the distance between the response's private quantiles (its spread; no coarse fit)",
                                         format(spec$tau_factor)))

@@ -125,7 +125,10 @@
 #' twice the grid's largest radius would reach \eqn{r^*}{r*}; on spd it measured
 #' better on [eustock_cov]).
 #'
-#' **Grid of radii (public).** `n_radii` radii of the ball, geometric from
+#' **Grid of radii (public).** `n_radii` radii of the ball (by default 100,
+#' or fewer, down to 10, where the public n and the scale stage's
+#' \eqn{\epsilon_s}{epsilon_s} are small: the largest G with
+#' \eqn{(2/\epsilon_s)\log G \le 0.8 f n}{(2/epsilon_s) log G <= 0.8 f n}, so that the check below passes), geometric from
 #' `radius_max / 1000` to `radius_max`, or the public `radii` given (the
 #' quantile's grid is these over `scale_factor`). By
 #' default `radius_max` is half the largest radius [dp_frechet_mean()]
@@ -188,11 +191,10 @@
 #' against 26 km (ratios 0.77, 0.93). [eustock_cov] (n = 92) on
 #' `manifold_spd(3)`, public region the identity with radius 5.6
 #' (volatilities of 0.2% to 5% a day), against hand-chosen radius 4 around
-#' the identity: centre and radius found privately at share 0.2 by the
-#' scalar net (17 candidates, count radius 2.8, \eqn{\epsilon = 0.1}{epsilon = 0.1}) and
-#' 20 radii up to 5.6 (\eqn{\epsilon = 0.1}{epsilon = 0.1}; `n_radii = 20,
-#' radius_max = region_radius`: 100 radii fail the scale stage's check at
-#' that \eqn{\epsilon}{epsilon} and n), 1.33 against 1.06 (ratio 1.25; the
+#' the identity: centre and radius found privately at share 0.2 with the
+#' defaults, the scalar net (17 candidates, count radius 2.8,
+#' \eqn{\epsilon = 0.1}{epsilon = 0.1}) and 27 radii up to 5.6 (\eqn{\epsilon = 0.1}{epsilon = 0.1}), ratio 1.26 over 300
+#' releases (1.32 against 1.05; 1.25 over 1000 with 20 radii; the
 #' private centre lies a median 1.8 from the mean, the identity 2.1); with
 #' the region's centre stated and the
 #' radius found privately, 1.16 against 1.02 (ratio 1.14; with radius 8.0,
@@ -263,14 +265,14 @@
 #' # covariance matrices of daily returns in percent: around the identity,
 #' # every log-eigenvalue within log(25) of 0
 #' dp_bounds(region_center = diag(3), region_radius = sqrt(3) * log(25))
-#' # at n = 92 (eustock_cov): fewer radii, up to the region's radius
-#' R <- sqrt(3) * log(25)
-#' b <- dp_bounds(region_center = diag(3), region_radius = R, n_radii = 20, radius_max = R)
+#' # at n = 92 (eustock_cov) the scale stage takes 27 radii (fewer than 100:
+#' # its check of the budget), up to the region's radius
+#' b <- dp_bounds(region_center = diag(3), region_radius = sqrt(3) * log(25))
 #' dp_frechet_mean(manifold_spd(3), eustock_cov, epsilon = 1, bounds = b)
 #' @export
 dp_bounds <- function(share = 0.2, region_center = NULL, region_radius = NULL, count_radius = NULL,
                       spacing = NULL, candidates = NULL, max_candidates = 20000, fraction = NULL,
-                      split = 0.5, radius_max = NULL, n_radii = 100, radii = NULL,
+                      split = 0.5, radius_max = NULL, n_radii = NULL, radii = NULL,
                       coarse_mechanism = c("auto", "laplace", "kng"), location = c("auto", "net", "coarse"),
                       scale_factor = NULL) {
   call <- sys.call()
@@ -297,7 +299,7 @@ dp_bounds <- function(share = 0.2, region_center = NULL, region_radius = NULL, c
   if (!is.null(spacing)) spacing <- check_positive(spacing, "spacing", call)
   if (!is.null(radius_max)) radius_max <- check_positive(radius_max, "radius_max", call)
   max_candidates <- check_count(max_candidates, "max_candidates", 1, call, upper = 1e7)
-  n_radii <- check_count(n_radii, "n_radii", 2, call, upper = 1e6)
+  if (!is.null(n_radii)) n_radii <- check_count(n_radii, "n_radii", 2, call, upper = 1e6)
   if (!is.null(radii)) {
     if (!is.numeric(radii) || length(radii) < 1L || !all(is.finite(radii)) || any(radii <= 0) ||
         is.unsorted(radii, strictly = TRUE))
@@ -336,7 +338,8 @@ print.riemdp_bounds_spec <- function(x, ...) {
                 "by default twice the radius holding half the points where r* is infinite (euclidean, hyperbolic, spd), the radius holding 90% on the sphere and Kendall's space"
               else sprintf("%s times the radius holding a fraction %s of the points",
                            fmt(x$scale_factor, "the default (2 or 1) "), fmt(x$fraction, "the default (0.5 or 0.9)")),
-              if (is.null(x$radii)) sprintf("%d geometric radii up to %s", x$n_radii,
+              if (is.null(x$radii)) sprintf("%s geometric radii up to %s",
+                                            if (is.null(x$n_radii)) "100 (fewer at small n and epsilon)" else format(x$n_radii),
                                             fmt(x$radius_max, "the default maximum (r*/2, or 2 x region_radius)"))
               else sprintf("the %d public radii given", length(x$radii))))
   invisible(x)
@@ -491,6 +494,7 @@ bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call, mean_route = TR
                                                 net$sentence %||% "", format(net$count_radius, digits = 4)), N)
   }
   if (find_radius) {
+    if (is.null(spec$n_radii)) spec$n_radii <- bounds_n_radii(n, eps_scale, spec$fraction)
     radii <- bounds_radii(M, spec, region, call, if (find_center && !coarse) plan$candidates else NULL, sc$scale_factor)
     plan$radii <- radii
     G <- length(radii)
@@ -743,6 +747,13 @@ sphere_net <- function(d, h, max_candidates, call) {
   Z / sqrt(rowSums(Z^2))
 }
 
+# The default number of radii: 100, or fewer where the public n and epsilon
+# are small, so that the scale stage's check below passes with room
+# ((2/eps) log G = 0.8 f n), down to 10 (below which the check refuses).
+bounds_n_radii <- function(n, eps, fraction) {
+  as.integer(max(10, min(100, floor(exp(0.8 * eps * fraction * n / 2)))))
+}
+
 # The public grid of radii.
 bounds_radii <- function(M, spec, region, call, candidates = NULL, factor = 1) {
   rstar <- priv_frechet_sensitivity(M, 1, 0)$radius_max
@@ -751,7 +762,11 @@ bounds_radii <- function(M, spec, region, call, candidates = NULL, factor = 1) {
   # 2 x region_radius)
   radii <- if (is.null(spec$radii)) NULL else spec$radii / factor
   if (is.null(radii)) {
-    top <- spec$radius_max %||% (if (is.finite(rstar)) rstar / 2 else if (!is.null(region$radius)) 2 * region$radius)
+    # (on spd around a candidate of the net of multiples of c0, which lie
+    # in the region with the data: its radius)
+    top <- spec$radius_max %||% (if (is.finite(rstar)) rstar / 2
+                                 else if (M$type == "spd" && !is.null(candidates)) region$radius
+                                 else if (!is.null(region$radius)) 2 * region$radius)
     if (!is.null(top)) top <- top / factor
     # spd: by default stop the grid where double precision still resolves
     # the worst ball (condition numbers up to cond(c) exp(2 r) <= 1e-6 / eps,
@@ -770,8 +785,9 @@ bounds_radii <- function(M, spec, region, call, candidates = NULL, factor = 1) {
     if (is.null(top))
       abort(sprintf("on %s the scale stage needs a public largest radius: give `radius_max` (or `region_radius`) in dp_bounds()",
                     manifold_label(M)), call)
-    radii <- top * 1000^(-rev(seq_len(spec$n_radii) - 1) / (spec$n_radii - 1))
-    radii[spec$n_radii] <- top
+    nr <- spec$n_radii %||% 100L
+    radii <- top * 1000^(-rev(seq_len(nr) - 1) / (nr - 1))
+    radii[nr] <- top
   }
   if (!(factor * max(radii) < rstar))
     abort(sprintf("the public grid of radii reaches %s, not below r* = %s on %s (sensitivity_radius_max()), the largest radius a Fr\u00e9chet-mean release admits: give a smaller `radius_max` or `radii`",

@@ -110,17 +110,16 @@ for (R in c(sqrt(3) * log(100), sqrt(3) * log(25))) {
            list(center = diag(3), bounds = dp_bounds(share = 0.2, radius_max = R),
                 label = sprintf("centre = the region's identity, radius found privately in (0, %.1f], share 0.2", R)))
 }
-# centre and radius found privately by the default location stage on spd:
-# the exponential mechanism over the public net of scalar matrices exp(t) I
-# in the region (17 candidates, count radius 5.6 / 2), then the radius over
-# 20 public radii up to the region's radius (n_radii = 20: 100 radii fail the
-# scale stage's public check at its epsilon 0.1 and n = 92)
+# centre and radius found privately with the defaults on spd: the
+# exponential mechanism over the public net of scalar matrices exp(t) I in
+# the region (17 candidates, count radius 5.6 / 2), then the radius over 27
+# public radii up to the region's radius (fewer than 100: the scale stage's
+# check at its epsilon 0.1 and n = 92)
 set.seed(202)
 R56 <- sqrt(3) * log(25)
 run_case("SPD(3), eustock_cov, public region radius 5.6, scalar net", P3, eustock_cov, truth, hand_spd,
-         list(bounds = dp_bounds(share = 0.2, region_center = diag(3), region_radius = R56, n_radii = 20,
-                                 radius_max = R56),
-              label = "share 0.2 (0.1 centre over the net of scalar matrices, 0.1 radius), region radius 5.6, 20 radii up to 5.6"))
+         list(bounds = dp_bounds(share = 0.2, region_center = diag(3), region_radius = R56),
+              label = "share 0.2 (0.1 centre over the net of scalar matrices, 0.1 radius), region radius 5.6, defaults"))
 # the coarse location stage at a share large enough to pass its check
 # (epsilon 0.6 for the centre: dim x sigma = 2.4 <= 5.6 / 2), KNG for the mean
 # (the Laplace law does not exist at the mean's remaining epsilon 0.25)

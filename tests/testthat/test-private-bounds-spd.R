@@ -68,10 +68,11 @@ test_that("spd: the public net is the multiples exp(t) c0 in the region, from pu
   expect_equal(diff(sort(log(s))) * sqrt(3), rep(R / 8, 16))
   expect_match(plan$stages$mechanism[1], "over 17 public candidates (the multiples exp(t) region_center, spacing 0.6969)",
                fixed = TRUE)
-  # every candidate has c0's condition number: the default grid of radii
-  # stops where a ball around c0 is resolved (no region radius subtracted)
+  # the candidates lie in the region with the data: by default the ball's
+  # radius is at most the region's; every candidate has c0's condition
+  # number, and the grid also stops where a ball around c0 is resolved
   r_res <- (log(1e-6 / .Machine$double.eps) - log(4)) / 2
-  expect_equal(max(plan$radii), min(2 * R, 0.99 * r_res))
+  expect_equal(max(plan$radii), min(R, 0.99 * r_res))
   # the stage's public pre-check counts the candidates: 17 at epsilon 0.05
   # and n = 92 cannot localise, the same error whatever the data
   e1 <- tryCatch(dp_find_bounds(P, eustock_cov, epsilon = 0.1, center = NULL,
@@ -152,11 +153,33 @@ test_that("spd: the geodesic regression's footpoint centre uses the same public 
   set.seed(41)
   x <- stats::runif(300)
   Y <- riem_rgaussian(P, 300, diag(c(2, 0.5)), 0.2)
-  spec <- dp_regression_bounds(x_limits = c(0, 1), region_center = diag(2), region_radius = 2, radius_max = 1)
+  spec <- dp_regression_bounds(share = 0.3, x_limits = c(0, 1), region_center = diag(2), region_radius = 2, radius_max = 1)
   set.seed(8)
   fit <- dp_geodesic_regression(P, x, Y, epsilon = 1, bounds = spec)
   expect_equal(fit$epsilon, 1)
   out <- gsub("\\s+", " ", paste(capture.output(print(fit)), collapse = " "))
   expect_match(out, "over 17 public candidates (the multiples exp(t) region_center, spacing 0.25) scored by their soft counts",
                fixed = TRUE)
+})
+
+test_that("the default number of radii shrinks with the public n and epsilon so that the scale stage can localise", {
+  expect_identical(riemdp:::bounds_n_radii(92, 0.1, 0.9), 27L)
+  expect_identical(riemdp:::bounds_n_radii(795, 0.1, 0.9), 100L)
+  expect_identical(riemdp:::bounds_n_radii(20, 0.1, 0.9), 10L)
+  # (2/eps) log G <= 0.8 f n whenever G > 10: the check passes
+  for (n in c(50, 92, 150)) {
+    G <- riemdp:::bounds_n_radii(n, 0.1, 0.9)
+    if (G > 10) expect_lte(2 / 0.1 * log(G), 0.8 * 0.9 * n + 1e-9)
+  }
+  expect_output(print(dp_bounds()), "100 (fewer at small n and epsilon) geometric radii", fixed = TRUE)
+  expect_error(dp_bounds(n_radii = 1), "`n_radii`")
+  # eustock_cov (n = 92) with the defaults: both stages run, 27 radii up to
+  # the region's radius
+  P3 <- manifold_spd(3)
+  R <- sqrt(3) * log(25)
+  set.seed(9)
+  rel <- dp_frechet_mean(P3, eustock_cov, epsilon = 1, bounds = dp_bounds(region_center = diag(3), region_radius = R))
+  expect_identical(rel$bounds_stages$bound, c("center", "radius"))
+  expect_match(rel$bounds_stages$mechanism[2], sprintf("over 27 public radii up to %s", format(R, digits = 4)), fixed = TRUE)
+  expect_lte(rel$radius, R + 1e-12)
 })
