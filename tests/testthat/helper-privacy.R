@@ -181,3 +181,34 @@ audit_excess <- function(f1, f2, z = 4) {
   se <- sqrt(1 / f1[ok] + 1 / f2[ok] - 1 / sum(f1) - 1 / sum(f2))
   list(max_log_ratio = max(lr), lower = max(lr - z * se), se = se[which.max(lr)])
 }
+
+# Exact selection probabilities of the exponential mechanism (plain R).
+em_probs <- function(u, eps) {
+  w <- exp(eps * u / 2 - max(eps * u / 2))
+  w / sum(w)
+}
+
+# The audit of a location stage over three candidates on adjacent datasets
+# S1, S2 with counts u1, u2 (checked first): the log-ratio of the selection
+# frequencies stays within eps plus 4 se and matches the exact one; at
+# eps_factor = 10 the same audit fails. With `worst` = list(S3, S4, u3, u4),
+# near the worst case (exact log-ratio above 0.9 eps) it still holds.
+expect_location_audit <- function(M, plan, S1, S2, u1, u2, eps, seed, worst = NULL, n_draws = 20000) {
+  r <- plan$count_radius
+  testthat::expect_equal(riemdp:::bounds_location_counts(M, S1, plan$candidates, r), u1)
+  testthat::expect_equal(riemdp:::bounds_location_counts(M, S2, plan$candidates, r), u2)
+  set.seed(seed)
+  f <- function(S, k = 1) draw_freq(function() riemdp:::bounds_location_stage(M, S, plan, eps_factor = k), 3, n_draws)
+  a <- audit_excess(f(S1), f(S2))
+  testthat::expect_lt(a$lower, eps)
+  exact <- max(abs(log(em_probs(u1, eps) / em_probs(u2, eps))))
+  testthat::expect_lt(abs(a$max_log_ratio - exact), 4 * a$se)
+  testthat::expect_gt(audit_excess(f(S1, 10), f(S2, 10))$lower, eps)
+  if (!is.null(worst)) {
+    exact <- max(abs(log(em_probs(worst$u3, eps) / em_probs(worst$u4, eps))))
+    testthat::expect_gt(exact, 0.9 * eps)
+    a <- audit_excess(f(worst$S3), f(worst$S4))
+    testthat::expect_lt(a$lower, eps)
+    testthat::expect_lt(abs(a$max_log_ratio - exact), 4 * a$se)
+  }
+}

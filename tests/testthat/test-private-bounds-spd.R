@@ -2,12 +2,7 @@
 # exp(t) c0 of the region's centre (dp_bounds(location = "net"), the spd
 # default). Its privacy audit, its public net and checks, bad input.
 
-# draw_freq() and audit_excess(): helper-privacy.R.
-
-em_probs_spd <- function(u, eps) {
-  w <- exp(eps * u / 2 - max(eps * u / 2))
-  w / sum(w)
-}
+# expect_location_audit(): helper-privacy.R.
 
 test_that("spd location stage audit: selection log-ratios stay within epsilon, and a 10x mechanism fails", {
   P <- manifold_spd(2)
@@ -25,31 +20,11 @@ test_that("spd location stage audit: selection log-ratios stay within epsilon, a
   Bo <- matrix(c(1.1, 0.05, 0.05, 0.95), 2)
   D1 <- pts(A, Bo, B, B, B)
   D2 <- pts(Bo, Bo, B, B, B)
-  expect_equal(riemdp:::bounds_location_counts(P, D1, plan$candidates, 0.3), c(1, 4, 0))
-  expect_equal(riemdp:::bounds_location_counts(P, D2, plan$candidates, 0.3), c(0, 5, 0))
-  n_draws <- 20000
-  set.seed(301)
-  f1 <- draw_freq(function() riemdp:::bounds_location_stage(P, D1, plan), 3, n_draws)
-  f2 <- draw_freq(function() riemdp:::bounds_location_stage(P, D2, plan), 3, n_draws)
-  a <- audit_excess(f1, f2)
-  expect_lt(a$lower, eps)
-  exact <- max(abs(log(em_probs_spd(c(1, 4, 0), eps) / em_probs_spd(c(0, 5, 0), eps))))
-  expect_lt(abs(a$max_log_ratio - exact), 4 * a$se)
-  # the same audit catches the stage run at 10x the epsilon it claims
-  f1b <- draw_freq(function() riemdp:::bounds_location_stage(P, D1, plan, eps_factor = 10), 3, n_draws)
-  f2b <- draw_freq(function() riemdp:::bounds_location_stage(P, D2, plan, eps_factor = 10), 3, n_draws)
-  expect_gt(audit_excess(f1b, f2b)$lower, eps)
   # near the worst case (the moved point's candidate rare, exact log-ratio
   # 0.95 epsilon) the claimed epsilon still holds
-  D3 <- riemdp:::as_points(P, array(c(A, rep(B, 30)), c(2, 2, 31)), "X")
-  D4 <- riemdp:::as_points(P, array(rep(B, 31), c(2, 2, 31)), "X")
-  f3 <- draw_freq(function() riemdp:::bounds_location_stage(P, D3, plan), 3, n_draws)
-  f4 <- draw_freq(function() riemdp:::bounds_location_stage(P, D4, plan), 3, n_draws)
-  exact <- max(abs(log(em_probs_spd(c(1, 30, 0), eps) / em_probs_spd(c(0, 31, 0), eps))))
-  expect_gt(exact, 0.9 * eps)
-  a <- audit_excess(f3, f4)
-  expect_lt(a$lower, eps)
-  expect_lt(abs(a$max_log_ratio - exact), 4 * a$se)
+  worst <- list(S3 = riemdp:::as_points(P, array(c(A, rep(B, 30)), c(2, 2, 31)), "X"),
+                S4 = riemdp:::as_points(P, array(rep(B, 31), c(2, 2, 31)), "X"), u3 = c(1, 30, 0), u4 = c(0, 31, 0))
+  expect_location_audit(P, plan, D1, D2, c(1, 4, 0), c(0, 5, 0), eps, 301, worst)
 })
 
 test_that("spd: the public net is the multiples exp(t) c0 in the region, from public arguments only", {

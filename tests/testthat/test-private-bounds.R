@@ -4,12 +4,6 @@
 
 # draw_freq() and audit_excess(): helper-privacy.R.
 
-# Exact selection probabilities of the exponential mechanism (plain R).
-em_probs <- function(u, eps) {
-  w <- exp(eps * u / 2 - max(eps * u / 2))
-  w / sum(w)
-}
-
 test_that("dp_bounds() refuses a share outside (0, 1) and other bad settings", {
   for (s in list(0, 1, -0.1, 1.5, NA_real_, c(0.1, 0.2), "0.2"))
     expect_error(dp_bounds(share = s), "`share` must be a single number strictly between 0 and 1", fixed = TRUE)
@@ -36,33 +30,12 @@ test_that("location stage audit: selection log-ratios stay within epsilon, and a
   plan <- riemdp:::bounds_plan(S2, spec, 100, eps, NULL, 0.1, NULL)
   expect_equal(plan$eps_location, eps)
   S1 <- riemdp:::as_points(S2, D1, "X"); S2s <- riemdp:::as_points(S2, D2, "X")
-  expect_equal(riemdp:::bounds_location_counts(S2, S1, plan$candidates, 0.3), c(1, 4, 0))
-  n_draws <- 20000
-  set.seed(101)
-  f1 <- draw_freq(function() riemdp:::bounds_location_stage(S2, S1, plan), 3, n_draws)
-  f2 <- draw_freq(function() riemdp:::bounds_location_stage(S2, S2s, plan), 3, n_draws)
-  a <- audit_excess(f1, f2)
-  expect_lt(a$lower, eps)
-  # the sampler is exact: frequencies match the mechanism's law
-  exact <- max(abs(log(em_probs(c(1, 4, 0), eps) / em_probs(c(0, 5, 0), eps))))
-  expect_lt(abs(a$max_log_ratio - exact), 4 * a$se)
-  # the same audit catches a mechanism run at 10x the epsilon it claims
-  f1b <- draw_freq(function() riemdp:::bounds_location_stage(S2, S1, plan, eps_factor = 10), 3, n_draws)
-  f2b <- draw_freq(function() riemdp:::bounds_location_stage(S2, S2s, plan, eps_factor = 10), 3, n_draws)
-  expect_gt(audit_excess(f1b, f2b)$lower, eps)
   # near the worst case of the exponential mechanism (the moved point's
   # candidate rare, the other dominant: exact log-ratio 0.95 epsilon), the
   # claimed epsilon still holds
-  D3 <- rbind(A, matrix(B, 30, 3, byrow = TRUE))
-  D4 <- matrix(B, 31, 3, byrow = TRUE)
-  plan <- riemdp:::bounds_plan(S2, spec, 200, eps, NULL, 0.1, NULL)
-  f3 <- draw_freq(function() riemdp:::bounds_location_stage(S2, riemdp:::as_points(S2, D3, "X"), plan), 3, n_draws)
-  f4 <- draw_freq(function() riemdp:::bounds_location_stage(S2, riemdp:::as_points(S2, D4, "X"), plan), 3, n_draws)
-  exact <- max(abs(log(em_probs(c(1, 30, 0), eps) / em_probs(c(0, 31, 0), eps))))
-  expect_gt(exact, 0.9 * eps)
-  a <- audit_excess(f3, f4)
-  expect_lt(a$lower, eps)
-  expect_lt(abs(a$max_log_ratio - exact), 4 * a$se)
+  worst <- list(S3 = riemdp:::as_points(S2, rbind(A, matrix(B, 30, 3, byrow = TRUE)), "X"),
+                S4 = riemdp:::as_points(S2, matrix(B, 31, 3, byrow = TRUE), "X"), u3 = c(1, 30, 0), u4 = c(0, 31, 0))
+  expect_location_audit(S2, plan, S1, S2s, c(1, 4, 0), c(0, 5, 0), eps, 101, worst)
 })
 
 test_that("scale stage audit: selection log-ratios stay within epsilon, and a 10x mechanism fails", {
