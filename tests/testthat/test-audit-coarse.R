@@ -63,3 +63,45 @@ test_that("coarse location stage audit on spd and kendall: within epsilon, and a
     expect_gt(audit_excess(f1b, f2b)$lower, eps, label = sprintf("%s at 10 x epsilon", nm))
   }
 })
+
+# The coarse-fit stage of the regression route (dp_regression_bounds(
+# tau_method = "coarse")) is a private geodesic regression, a K-norm gradient
+# release drawn by the package's chain: its own audit on S^2. Adjacent
+# datasets of n = 5 near the north pole: one response moved from 0.15 to the
+# east of the meridian to 0.15 to its west (its clipped residual flips). The
+# statistic is the privacy loss's own direction, z = (|grad E_2| - |grad
+# E_1|) / Delta at the release (in [-1, 1]: a public partition of the
+# parameter space, conf_level_geodesic() of helper-conformance.R), in 10
+# bins: the log density ratio is epsilon z / 2 plus a constant, so a correct
+# stage stays within epsilon, and one at 10x its epsilon shows ratios near
+# 5 epsilon at the ends.
+test_that("coarse-fit stage audit (private geodesic regression on S^2): within epsilon, and 10x fails", {
+  skip_on_cran()
+  S2 <- manifold_sphere(2)
+  north <- c(0, 0, 1)
+  x <- c(0, 0.25, 0.5, 0.75, 1)
+  fit <- riem_geodesic(S2, north, c(0, 0.1, 0), x)          # a fit along the meridian
+  east <- function(p, s) riem_exp(S2, p, s * c(1, 0, 0) - sum(s * c(1, 0, 0) * p) * p)
+  Y1 <- t(vapply(1:5, function(i) east(fit[i, ], 0.15), numeric(3)))
+  Y2 <- Y1
+  Y2[5, ] <- east(fit[5, ], -0.15)
+  eps <- 1
+  tau <- 0.1
+  tau_m <- 0.3
+  Delta <- sensitivity_geodesic_regression(S2, 5, tau, tau_m)[["joint"]]
+  release <- function(Y, e) dp_geodesic_regression(S2, x, Y, epsilon = e, tau = tau, tau_m = tau_m, x_range = c(0, 1),
+                                                   center = north, radius = 0.3)
+  freq <- function(Y, e, draws) {
+    z <- vapply(seq_len(draws), function(i) {
+      rel <- release(Y, e)
+      (conf_level_geodesic(rel, x, Y2) - conf_level_geodesic(rel, x, Y1)) * rel$sigma / Delta
+    }, 0)
+    tabulate(findInterval(z, seq(-1, 1, length.out = 11), rightmost.closed = TRUE, all.inside = TRUE), 10)
+  }
+  set.seed(501)
+  a <- audit_excess(freq(Y1, eps, 800), freq(Y2, eps, 800))
+  expect_lt(a$lower, eps)
+  expect_gt(a$max_log_ratio, 0.1)
+  set.seed(502)
+  expect_gt(audit_excess(freq(Y1, 10 * eps, 1000), freq(Y2, 10 * eps, 1000))$lower, eps)
+})
