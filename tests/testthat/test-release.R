@@ -3,7 +3,7 @@
 # points outside the ball, and bad input.
 
 release_fields <- c("estimate", "manifold", "mechanism", "guarantee", "epsilon", "mu", "sigma", "sensitivity",
-                    "normalizer", "n", "radius", "center", "outside", "sampler", "control", "call")
+                    "normalizer", "n", "radius", "center", "outside", "sampler", "control", "diagnostics", "call")
 
 # Every numeric vector inside x (list elements, attributes, call arguments),
 # with its path; environments and functions are reported too (except the
