@@ -326,7 +326,7 @@ print.riemdp_bounds_spec <- function(x, ...) {
               else sprintf("ball of radius %s around `region_center`", format(x$region_radius, digits = 4))))
   cat(sprintf("  location: %s; count radius %s; spacing %s; at most %d candidates\n",
               if (is.null(x$candidates)) "public net" else "the public `candidates` given",
-              fmt(x$count_radius, "default (pi/12 on the sphere, region_radius/10 elsewhere)"),
+              fmt(x$count_radius, "default (pi/12 on the sphere, region_radius/2 on spd, region_radius/10 elsewhere)"),
               fmt(x$spacing, "default"), x$max_candidates))
   loc <- x$location %||% "auto"
   cat(sprintf("  location on spd: %s; on kendall: a coarse private Fr\u00e9chet mean in the public region (%s mechanism)\n",
@@ -335,12 +335,12 @@ print.riemdp_bounds_spec <- function(x, ...) {
               if (identical(x$coarse_mechanism %||% "auto", "auto")) "K-norm gradient" else x$coarse_mechanism))
   cat(sprintf("  scale: %s, over %s\n",
               if (is.null(x$fraction) && is.null(x$scale_factor))
-                "by default twice the radius holding half the points where r* is infinite (euclidean, hyperbolic, spd), the radius holding 90% on the sphere and Kendall's space"
+                "by default twice the radius holding half the points on euclidean and hyperbolic space, elsewhere the radius holding 90%"
               else sprintf("%s times the radius holding a fraction %s of the points",
                            fmt(x$scale_factor, "the default (2 or 1) "), fmt(x$fraction, "the default (0.5 or 0.9)")),
               if (is.null(x$radii)) sprintf("%s geometric radii up to %s",
                                             if (is.null(x$n_radii)) "100 (fewer at small n and epsilon)" else format(x$n_radii),
-                                            fmt(x$radius_max, "the default maximum (r*/2, or 2 x region_radius)"))
+                                            fmt(x$radius_max, "the default maximum (r*/2; region_radius on spd; 2 x region_radius on euclidean and hyperbolic space)"))
               else sprintf("the %d public radii given", length(x$radii))))
   invisible(x)
 }
