@@ -6,7 +6,10 @@
 ## that the builds draw the same law (the same releases, up to rounding).
 ##
 ## Rscript bench/regression-chain-speed.R LIB1 [LIB2 ...]   (run from the repo root)
-## Env: REPS (releases timed per cell, default 5), NS (default "500,5000").
+## Env: REPS (releases timed per cell, default 5), NS (default "500,5000"),
+## ROUNDS (runs of each build, alternating; the best time is kept; default 2).
+## Ratios are LIB1's time over the others'; max|diff| compares the seeded
+## releases (footpoint and shooting vector of each) with LIB1's.
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) >= 2L && args[[1L]] == "--worker") {
   lib <- args[[2L]]
@@ -37,13 +40,15 @@ if (length(args) >= 2L && args[[1L]] == "--worker") {
   quit(save = "no")
 }
 libs <- args
+rounds <- as.integer(Sys.getenv("ROUNDS", "2"))
+script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
 res <- list()
-for (lib in libs) {
-  out <- system2("Rscript", c(commandArgs(FALSE)[grep("^--file=", commandArgs(FALSE))] |> sub(pattern = "^--file=", replacement = ""),
-                               "--worker", lib), stdout = TRUE, env = "RIEMDP_NUM_THREADS=1")
+for (round in seq_len(rounds)) for (lib in libs) {  # builds alternate: the load of the machine is shared
+  out <- system2("Rscript", c(script, "--worker", lib), stdout = TRUE, env = "RIEMDP_NUM_THREADS=1")
   out <- out[startsWith(out, "RES\t")]
   tab <- do.call(rbind, strsplit(out, "\t", fixed = TRUE))
-  res[[lib]] <- data.frame(key = tab[, 2], n = as.integer(tab[, 3]), secs = as.double(tab[, 4]), fp = tab[, 5])
+  cur <- data.frame(key = tab[, 2], n = as.integer(tab[, 3]), secs = as.double(tab[, 4]), fp = tab[, 5])
+  if (is.null(res[[lib]])) res[[lib]] <- cur else res[[lib]]$secs <- pmin(res[[lib]]$secs, cur$secs)  # best of rounds
 }
 base <- res[[1L]]
 cat(sprintf("%-14s %5s %s\n", "manifold", "n", paste(sprintf("%14s", basename(libs)), collapse = "")))

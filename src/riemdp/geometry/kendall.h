@@ -31,7 +31,10 @@ class Kendall : public Manifold {
   }
 
   // c = sum_j conj(z_j) w_j.
-  void hermitian(CVecRef z, CVecRef w, double& re, double& im) const {
+  // (hermitian, align, dot_i and the adjoint fields are templates: the
+  // regression pass runs them on plain vectors.)
+  template <class Z, class W>
+  void hermitian(const Z& z, const W& w, double& re, double& im) const {
     re = z.dot(w);
     im = z.head(k_).dot(w.tail(k_)) - z.tail(k_).dot(w.head(k_));
   }
@@ -54,7 +57,8 @@ class Kendall : public Manifold {
   }
 
   // w rotated into optimal alignment with z: w* = w exp(-i arg c); returns |c|.
-  double align(CVecRef z, CVecRef w, VecRef out) const {
+  template <class Z, class W, class O>
+  double align(const Z& z, const W& w, O&& out) const {
     double re, im;
     hermitian(z, w, re, im);
     const double m = std::hypot(re, im);
@@ -76,8 +80,8 @@ class Kendall : public Manifold {
       throw domain_error("the shapes are at the maximal distance pi/2 (cut locus): the log is not defined");
   }
   // The same with a buffer for the aligned q; false at the cut locus.
-  template <class Q, class B, class O>
-  bool log_aligned(CVecRef p, const Q& q, B& buf, O& out) const {
+  template <class P, class Q, class B, class O>
+  bool log_aligned(const P& p, const Q& q, B& buf, O& out) const {
     if (align(p, q, buf) < 1e-14) return false;
     double a2, b2;
     return unit_sphere_log_core(p, buf, out, a2, b2);
@@ -143,15 +147,16 @@ class Kendall : public Manifold {
   }
   // The same for L = |w| > 0 with sL = sin L, cL = cos L and the Jacobi
   // scalings s1, s4 of curvatures 1 and 4 over L.
-  void adjoint_core(CVecRef p, CVecRef w, double L, double sL, double cL, const JacobiScaling& s1,
-                    const JacobiScaling& s4, CVecRef eps, VecRef adj_p, VecRef adj_w) const {
+  template <class P, class W, class E, class O1, class O2>
+  void adjoint_core(const P& p, const W& w, double L, double sL, double cL, const JacobiScaling& s1,
+                    const JacobiScaling& s4, const E& eps, O1&& adj_p, O2&& adj_w) const {
     // Expanded (no temporaries, as on the sphere): with u = -sin L p + cos L t,
     // a t + c4 b (i t) + c1 (eps - a u - b i u) = c1 eps + a (1 - c1 cos L) t
     // + c1 a sin L p + b (c4 - c1 cos L) (i t) + c1 b sin L (i p).
     const double a = cL * eps.dot(w) / L - sL * eps.dot(p);
     const double b = cL * dot_i(eps, w) / L - sL * dot_i(eps, p);
     // One loop per field, with i x = (-x_y, x_x).
-    const auto blocks = [&](double c1, double c4, VecRef out) {
+    const auto blocks = [&](double c1, double c4, auto& out) {
       const double ct = a * (1.0 - c1 * cL) / L, cp = c1 * a * sL, cw = b * (c4 - c1 * cL) / L, ci = c1 * b * sL;
       for (int j = 0; j < k_; ++j) {
         const int l = j + k_;
@@ -167,8 +172,8 @@ class Kendall : public Manifold {
   // yhat = Exp_p(w), eps = Log_yhat(y) (cut_locus_safe_log), the adjoint
   // Jacobi fields; returns |eps|. One sine and cosine of L = |w| serve Exp
   // and the Jacobi fields; yal is a buffer for y aligned to yhat.
-  template <class W, class Y, class V>
-  double regression_point(CVecRef p, const W& w, const Y& y, V& fit, V& yal, V& eps, V& adj_p, V& adj_w) const {
+  template <class P, class W, class Y, class V>
+  double regression_point(const P& p, const W& w, const Y& y, V& fit, V& yal, V& eps, V& adj_p, V& adj_w) const {
     const double L = w.norm(), sL = std::sin(L);
     const JacobiScaling s1 = jacobi_scaling_of(1.0, L, sL, std::cos(L));  // cos L, sin(L)/L
     if (L <= 1.0 / std::numeric_limits<double>::epsilon()) unit_sphere_exp_scaled(p, w, s1.footpoint, s1.shooting, fit);
@@ -206,15 +211,17 @@ class Kendall : public Manifold {
                            Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
                            RegressionScratch&) const override {
     const int D = 2 * k_;
+    const Vec pv = p;
     Vec fit(D), yal(D), e(D);
     fused_regression_gradient<Vec>(V, Y, x, begin, end, tau, sum_p, sum_V,
                                    [&](const Vec& w, const Vec& y, Vec& ap, Vec& aw) {
-                                     return regression_point(p, w, y, fit, yal, e, ap, aw);
+                                     return regression_point(pv, w, y, fit, yal, e, ap, aw);
                                    });
   }
 
   // <e, i x>, without forming i x.
-  double dot_i(CVecRef e, CVecRef x) const { return e.tail(k_).dot(x.head(k_)) - e.head(k_).dot(x.tail(k_)); }
+  template <class E, class X>
+  double dot_i(const E& e, const X& x) const { return e.tail(k_).dot(x.head(k_)) - e.head(k_).dot(x.tail(k_)); }
 
   void to_tangent(CVecRef p, CVecRef x, VecRef out) const override {
     out = x;

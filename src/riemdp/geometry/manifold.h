@@ -83,8 +83,8 @@ struct RegressionScratch {
 // begin..end-1 through a per-point kernel point(w, y, adj_p, adj_w) -> |eps|
 // (w = V x_i, y = column i of Y; the adjoint Jacobi fields written into
 // adj_p, adj_w): for fused passes on buffers of type Vt, fixed-size or
-// allocated once per call. The sums are accumulated as in the default
-// (the same bits).
+// allocated once per call. The sums are accumulated as in the default (the
+// same bits; with several covariates w_i may differ in its last bits).
 template <class Vt, class Point>
 inline void fused_regression_gradient(const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
                                       Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
