@@ -34,7 +34,6 @@ class Hyperbolic : public Manifold {
   // the hyperboloid cannot be checked or used in double precision.
   static double x0_max() { return std::sqrt(std::numeric_limits<double>::max()); }
 
-  // x_0 = sqrt(1 + |x_s|^2) of the point with spatial part xs (no overflow of |x_s|^2).
   // The spatial part x_s (of compile-time size on fixed-size vectors).
   template <class X>
   auto spatial(X& x) const {
@@ -43,6 +42,7 @@ class Hyperbolic : public Manifold {
     else return x.template tail<S - 1>();
   }
 
+  // x_0 = sqrt(1 + |x_s|^2) of the point with spatial part xs (no overflow of |x_s|^2).
   template <class X>
   static double lift(const X& xs) {
     const double n2 = xs.squaredNorm();

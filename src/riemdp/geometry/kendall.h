@@ -176,8 +176,10 @@ class Kendall : public Manifold {
   double regression_point(const P& p, const W& w, const Y& y, V& fit, V& yal, V& eps, V& adj_p, V& adj_w) const {
     const double L = w.norm(), sL = std::sin(L);
     const JacobiScaling s1 = jacobi_scaling_of(1.0, L, sL, std::cos(L));  // cos L, sin(L)/L
-    if (L <= 1.0 / std::numeric_limits<double>::epsilon()) unit_sphere_exp_scaled(p, w, s1.footpoint, s1.shooting, fit);
-    if (!(L <= 1.0 / std::numeric_limits<double>::epsilon()) || !fit.allFinite())  // see unit_sphere_exp
+    // Beyond |w| = 1/eps the fit is not representable (unit_sphere_exp).
+    const bool representable = L <= 1.0 / std::numeric_limits<double>::epsilon();
+    if (representable) unit_sphere_exp_scaled(p, w, s1.footpoint, s1.shooting, fit);
+    if (!representable || !fit.allFinite())
       throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on kendall");
     if (!log_aligned(fit, y, yal, eps)) cut_locus_safe_log(fit, y, eps);
     if (L == 0.0) {

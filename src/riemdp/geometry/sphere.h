@@ -9,15 +9,14 @@ namespace riemdp {
 
 // Exp and Log on a unit sphere of any ambient dimension; shared with Kendall's
 // preshape sphere.
-// Exp_p(v) = cos|v| p + sin|v| v/|v|.
-// Beyond |v| = 1/eps the angle |v| mod 2 pi is not resolved in double
-// precision: NaN (not representable, see Manifold::exp) rather than an
-// arbitrary point.
-// The same with c = cos|v| and sc = sin(|v|)/|v| given.
+// Exp_p(v) = cos|v| p + sin|v| v/|v|, given c = cos|v| and sc = sin(|v|)/|v|.
 template <class P, class V, class O>
 inline void unit_sphere_exp_scaled(const P& p, const V& v, double c, double sc, O&& out) {
   out = c * p + sc * v;
 }
+// Beyond |v| = 1/eps the angle |v| mod 2 pi is not resolved in double
+// precision: NaN (not representable, see Manifold::exp) rather than an
+// arbitrary point.
 inline void unit_sphere_exp(CVecRef p, CVecRef v, VecRef out) {
   const double nv = v.norm();
   if (!(nv <= 1.0 / std::numeric_limits<double>::epsilon())) {
