@@ -40,19 +40,22 @@ constexpr double pi = 3.14159265358979323846;
 // max(x, 0) that propagates NaN (std::max(0.0, NaN) returns 0).
 inline double clamp0(double x) { return x < 0.0 ? 0.0 : x; }
 
-// sin(x)/x with a Taylor branch near 0.
-inline double sinc(double x) {
+// sin(x)/x with a Taylor branch near 0, given sin_x = sin(x) (hot loops
+// that need the sine anyway), and sinc(x) itself.
+inline double sinc_of(double x, double sin_x) {
   const double x2 = x * x;
   if (std::abs(x) < 1e-4) return 1.0 - x2 / 6.0 + x2 * x2 / 120.0;
-  return std::sin(x) / x;
+  return sin_x / x;
 }
+inline double sinc(double x) { return sinc_of(x, std::sin(x)); }
 
-// sinh(x)/x with a Taylor branch near 0.
-inline double sinhc(double x) {
+// sinh(x)/x with a Taylor branch near 0, given sinh_x = sinh(x), and sinhc(x).
+inline double sinhc_of(double x, double sinh_x) {
   const double x2 = x * x;
   if (std::abs(x) < 1e-4) return 1.0 + x2 / 6.0 + x2 * x2 / 120.0;
-  return std::sinh(x) / x;
+  return sinh_x / x;
 }
+inline double sinhc(double x) { return sinhc_of(x, std::sinh(x)); }
 
 // x/sin(x) for |x| < pi, Taylor branch near 0.
 inline double inv_sinc(double x) {

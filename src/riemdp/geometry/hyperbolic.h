@@ -34,8 +34,17 @@ class Hyperbolic : public Manifold {
   // the hyperboloid cannot be checked or used in double precision.
   static double x0_max() { return std::sqrt(std::numeric_limits<double>::max()); }
 
+  // The spatial part x_s (of compile-time size on fixed-size vectors).
+  template <class X>
+  auto spatial(X& x) const {
+    constexpr int S = std::decay_t<X>::RowsAtCompileTime;
+    if constexpr (S == Eigen::Dynamic) return x.tail(d_);
+    else return x.template tail<S - 1>();
+  }
+
   // x_0 = sqrt(1 + |x_s|^2) of the point with spatial part xs (no overflow of |x_s|^2).
-  static double lift(CVecRef xs) {
+  template <class X>
+  static double lift(const X& xs) {
     const double n2 = xs.squaredNorm();
     if (std::isfinite(n2)) return std::sqrt(1.0 + n2);
     return std::hypot(1.0, xs.stableNorm());
@@ -48,18 +57,25 @@ class Hyperbolic : public Manifold {
 
   // Writes out_0 for the point with spatial part out_s: Inf when the point is
   // not representable (x_0 > x0_max), for the caller to check.
-  void finish_point(VecRef out) const {
-    out(0) = lift(out.tail(d_));
+  template <class O>
+  void finish_point(O& out) const {
+    out(0) = lift(spatial(out));
     if (!(out(0) <= x0_max())) out(0) = std::numeric_limits<double>::infinity();
   }
   // Writes out_0 for the vector with spatial part out_s, tangent at p.
-  void finish_tangent(CVecRef p, double p0, VecRef out) const { out(0) = p.tail(d_).dot(out.tail(d_)) / p0; }
+  template <class P, class O>
+  void finish_tangent(const P& p, double p0, O& out) const {
+    out(0) = spatial(p).dot(spatial(out)) / p0;
+  }
 
   // <u,v>_p for tangent vectors given by their spatial parts:
   // u_s.v_s - (p_s.u_s)(p_s.v_s)/p_0^2 = u_perp.v_perp + (p_s.u_s)(p_s.v_s)/(|p_s|^2 p_0^2),
   // perp = orthogonal to p_s; free of the cancellation of radial vectors.
-  double chart_inner(CVecRef p, CVecRef u, CVecRef v) const {
-    const auto ps = p.tail(d_), us = u.tail(d_), vs = v.tail(d_);
+  // (The chart formulas are templates: the regression pass runs them on
+  // fixed-size vectors on H^2.)
+  template <class Tp, class Tu, class Tv>
+  double chart_inner(const Tp& p, const Tu& u, const Tv& v) const {
+    const auto ps = spatial(p), us = spatial(u), vs = spatial(v);
     const double P = ps.squaredNorm();
     if (!(P > 0.0)) return us.dot(vs);
     const double a = ps.dot(us), b = ps.dot(vs);
@@ -79,8 +95,9 @@ class Hyperbolic : public Manifold {
   //    all terms positive; the wedge is |B| |s_perp|, s_perp the part of the
   //    shorter vector orthogonal to the longer one B (exact to rounding of
   //    the coordinates), and everything is scaled by e0 against overflow.
-  double chord(CVecRef p, double p0, CVecRef q, double q0) const {
-    const auto ps = p.tail(d_), qs = q.tail(d_);
+  template <class Tp, class Tq>
+  double chord(const Tp& p, double p0, const Tq& q, double q0) const {
+    const auto ps = spatial(p), qs = spatial(q);
     const double P = ps.squaredNorm(), Q = qs.squaredNorm();
     // Within 1e-10 of the origin the chart is flat to 1e-20 (and the squares
     // below would underflow for tiny coordinates).
@@ -107,14 +124,16 @@ class Hyperbolic : public Manifold {
       const double radial = std::sinh(0.5 * (std::asinh(np) - std::asinh(nq)));
       return 2.0 * std::hypot(radial, std::sqrt(np) * std::sqrt(nq) * half_angle);
     }
-    const auto big = P >= Q ? ps : qs;
-    const auto small = P >= Q ? qs : ps;
-    const double k = small.dot(big) / big.squaredNorm();
-    double perp = 0.0;
-    for (int i = 0; i < d_; ++i) {
-      const double t = (small[i] - k * big[i]) * inv;
-      perp += t * t;
-    }
+    const auto perp_of = [&](const auto& small, const auto& big) {
+      const double k = small.dot(big) / big.squaredNorm();
+      double perp = 0.0;
+      for (int i = 0; i < d_; ++i) {
+        const double t = (small[i] - k * big[i]) * inv;
+        perp += t * t;
+      }
+      return perp;
+    };
+    const double perp = P >= Q ? perp_of(qs, ps) : perp_of(ps, qs);
     const double wedge = perp * (std::max(P, Q) * inv * inv);   // |q_s ^ p_s|^2 / e0^2
     const double diff = (Q - P) * inv * inv;                    // (|q_s|^2 - |p_s|^2) / e0^2
     const double den = e0 < 1e150 ? ((P / (p0 + 1.0)) * q0 + Q / (q0 + 1.0) + pq) * inv * inv
@@ -126,15 +145,16 @@ class Hyperbolic : public Manifold {
 
   // Log_p(q) from its spatial part: (d/sinh d) (q_s - m p_s), written as
   // (d/sinh d)(c_s - (m - 1) p_s) for nearby points; returns d.
-  double log_chart(CVecRef p, double p0, CVecRef q, double q0, VecRef out) const {
+  template <class P, class Q, class O>
+  double log_chart(const P& p, double p0, const Q& q, double q0, O& out) const {
     const double S = chord(p, p0, q, q0);
     const double d = dist_from_chord(S);
-    auto os = out.tail(d_);
+    auto os = spatial(out);
     if (S <= 1.0) {
       const double f = (S > 0.0 ? d / S : 1.0) / std::sqrt(1.0 + 0.25 * S * S);  // d / sinh d
-      os = f * (q.tail(d_) - p.tail(d_) - (0.5 * S * S) * p.tail(d_));
+      os = f * (spatial(q) - spatial(p) - (0.5 * S * S) * spatial(p));
     } else {
-      os = num::inv_sinhc(d) * q.tail(d_) - (d / std::tanh(d)) * p.tail(d_);
+      os = num::inv_sinhc(d) * spatial(q) - (d / std::tanh(d)) * spatial(p);
     }
     finish_tangent(p, p0, out);
     return d;
@@ -144,7 +164,12 @@ class Hyperbolic : public Manifold {
   // Not representable beyond x0_max (|v| up to ~710 from the origin): x_0 = Inf.
   void exp(CVecRef p, CVecRef v, VecRef out) const override {
     const double nv = std::sqrt(num::clamp0(chart_inner(p, v, v)));
-    out.tail(d_) = std::cosh(nv) * p.tail(d_) + num::sinhc(nv) * v.tail(d_);
+    exp_chart(p, v, std::cosh(nv), num::sinhc(nv), out);
+  }
+  // The same with c = cosh|v| and sc = sinh(|v|)/|v| given.
+  template <class P, class V, class O>
+  void exp_chart(const P& p, const V& v, double c, double sc, O& out) const {
+    spatial(out) = c * spatial(p) + sc * spatial(v);
     finish_point(out);
   }
 
@@ -214,18 +239,82 @@ class Hyperbolic : public Manifold {
       adj_w = eps;
       return;
     }
-    const double p0 = lift(p.tail(d_));
-    Vec t = w / L;
     Vec u(d_ + 1);
-    u.tail(d_) = std::sinh(L) * p.tail(d_) + std::cosh(L) * t.tail(d_);
-    finish_tangent(yhat, lift(yhat.tail(d_)), u);
+    adjoint_chart(p, lift(p.tail(d_)), w, L, jacobi_scaling(-1.0, L), std::sinh(L), yhat, lift(yhat.tail(d_)), eps,
+                  u, adj_p, adj_w);
+  }
+  // The same for L = |w|_p > 0 with s = jacobi_scaling(-1, L), sh = sinh L,
+  // p0 and yhat0 the time coordinates of p and yhat; u a buffer.
+  template <class P, class W, class Y, class E, class U, class O1, class O2>
+  void adjoint_chart(const P& p, double p0, const W& w, double L, const JacobiScaling& s, double sh, const Y& yhat,
+                     double yhat0, const E& eps, U& u, O1& adj_p, O2& adj_w) const {
+    const auto t = spatial(w) / L;
+    spatial(u) = sh * spatial(p) + s.footpoint * t;  // cosh L t
+    finish_tangent(yhat, yhat0, u);
     const double a = chart_inner(yhat, eps, u);
-    const Vec perp = eps - a * u;
-    const JacobiScaling s = jacobi_scaling(-1.0, L);
-    adj_p.tail(d_) = a * t.tail(d_) + s.footpoint * perp.tail(d_);
-    adj_w.tail(d_) = a * t.tail(d_) + s.shooting * perp.tail(d_);
+    const auto perp = spatial(eps) - a * spatial(u);
+    spatial(adj_p) = a * t + s.footpoint * perp;
+    spatial(adj_w) = a * t + s.shooting * perp;
     finish_tangent(p, p0, adj_p);
     finish_tangent(p, p0, adj_w);
+  }
+
+  // One point of the regression pass (Manifold::regression_residuals):
+  // yhat = Exp_p(w), eps = Log_yhat(y), the adjoint Jacobi fields; returns
+  // |eps|. One cosh and sinh of L = |w|_p serve Exp and the Jacobi fields.
+  template <class P, class W, class Y, class V>
+  double regression_point(const P& p, double p0, const W& w, const Y& y, V& fit, V& eps, V& u, V& adj_p,
+                          V& adj_w) const {
+    const double L = std::sqrt(num::clamp0(chart_inner(p, w, w))), sh = std::sinh(L);
+    const JacobiScaling s = jacobi_scaling_of(-1.0, L, sh, std::cosh(L));  // cosh L, sinh(L)/L
+    exp_chart(p, w, s.footpoint, s.shooting, fit);
+    if (!fit.allFinite())
+      throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on hyperbolic");
+    log_chart(fit, fit(0), y, lift(spatial(y)), eps);
+    if (L == 0.0) {
+      adj_p = eps;
+      adj_w = eps;
+    } else {
+      adjoint_chart(p, p0, w, L, s, sh, fit, fit(0), eps, u, adj_p, adj_w);
+    }
+    return std::sqrt(num::clamp0(chart_inner(fit, eps, eps)));
+  }
+
+  // The pass of regression_point() (no allocation per point).
+  void regression_residuals(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
+                            Mat* yhat, Mat* eps) const override {
+    const double p0 = lift(p.tail(d_));
+    Vec w(d_ + 1), y(d_ + 1), fit(d_ + 1), e(d_ + 1), u(d_ + 1), ap(d_ + 1), aw(d_ + 1);
+    for (Eigen::Index i = 0; i < Y.cols(); ++i) {
+      w = W.col(i);
+      y = Y.col(i);
+      dist[i] = regression_point(p, p0, w, y, fit, e, u, ap, aw);
+      adj_p.col(i) = ap;
+      adj_w.col(i) = aw;
+      if (yhat) yhat->col(i) = fit;
+      if (eps) eps->col(i) = e;
+    }
+  }
+
+  // The clipped gradient sums by regression_point() in one pass
+  // (fused_regression_gradient), on fixed-size vectors on H^2.
+  void regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                           Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                           RegressionScratch&) const override {
+    if (d_ == 2) gradient_pass<Eigen::Vector3d>(p, V, Y, x, begin, end, tau, sum_p, sum_V);
+    else gradient_pass<Vec>(p, V, Y, x, begin, end, tau, sum_p, sum_V);
+  }
+  template <class Vt>
+  void gradient_pass(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                     Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V) const {
+    Vt p, fit, e, u;
+    for (Vt* b : {&p, &fit, &e, &u}) b->resize(d_ + 1);
+    p = p_in;
+    const double p0 = lift(p.tail(d_));
+    fused_regression_gradient<Vt>(V, Y, x, begin, end, tau, sum_p, sum_V,
+                                  [&](const Vt& w, const Vt& y, Vt& ap, Vt& aw) {
+                                    return regression_point(p, p0, w, y, fit, e, u, ap, aw);
+                                  });
   }
 
   // In the spatial chart a tangent vector is its spatial part: recompute v_0.

@@ -31,7 +31,10 @@ class Kendall : public Manifold {
   }
 
   // c = sum_j conj(z_j) w_j.
-  void hermitian(CVecRef z, CVecRef w, double& re, double& im) const {
+  // (hermitian, align, dot_i and the adjoint fields are templates: the
+  // regression pass runs them on plain vectors.)
+  template <class Z, class W>
+  void hermitian(const Z& z, const W& w, double& re, double& im) const {
     re = z.dot(w);
     im = z.head(k_).dot(w.tail(k_)) - z.tail(k_).dot(w.head(k_));
   }
@@ -54,7 +57,8 @@ class Kendall : public Manifold {
   }
 
   // w rotated into optimal alignment with z: w* = w exp(-i arg c); returns |c|.
-  double align(CVecRef z, CVecRef w, VecRef out) const {
+  template <class Z, class W, class O>
+  double align(const Z& z, const W& w, O&& out) const {
     double re, im;
     hermitian(z, w, re, im);
     const double m = std::hypot(re, im);
@@ -72,10 +76,15 @@ class Kendall : public Manifold {
   // Align, then the sphere log (which is horizontal after alignment).
   void log(CVecRef p, CVecRef q, VecRef out) const override {
     Vec w(2 * k_);
-    const double m = align(p, q, w);
-    if (m < 1e-14)
+    if (!log_aligned(p, q, w, out))
       throw domain_error("the shapes are at the maximal distance pi/2 (cut locus): the log is not defined");
-    unit_sphere_log(p, w, out);
+  }
+  // The same with a buffer for the aligned q; false at the cut locus.
+  template <class P, class Q, class B, class O>
+  bool log_aligned(const P& p, const Q& q, B& buf, O& out) const {
+    if (align(p, q, buf) < 1e-14) return false;
+    double a2, b2;
+    return unit_sphere_log_core(p, buf, out, a2, b2);
   }
 
   // dist = acos|<z,w>| in a stable form: chord angle after alignment when the
@@ -133,28 +142,88 @@ class Kendall : public Manifold {
       adj_w = eps;
       return;
     }
+    adjoint_core(p, w, L, std::sin(L), std::cos(L), jacobi_scaling(1.0, L), jacobi_scaling(4.0, L), eps, adj_p,
+                 adj_w);
+  }
+  // The same for L = |w| > 0 with sL = sin L, cL = cos L and the Jacobi
+  // scalings s1, s4 of curvatures 1 and 4 over L.
+  template <class P, class W, class E, class O1, class O2>
+  void adjoint_core(const P& p, const W& w, double L, double sL, double cL, const JacobiScaling& s1,
+                    const JacobiScaling& s4, const E& eps, O1&& adj_p, O2&& adj_w) const {
     // Expanded (no temporaries, as on the sphere): with u = -sin L p + cos L t,
     // a t + c4 b (i t) + c1 (eps - a u - b i u) = c1 eps + a (1 - c1 cos L) t
     // + c1 a sin L p + b (c4 - c1 cos L) (i t) + c1 b sin L (i p).
-    const double sL = std::sin(L), cL = std::cos(L);
     const double a = cL * eps.dot(w) / L - sL * eps.dot(p);
     const double b = cL * dot_i(eps, w) / L - sL * dot_i(eps, p);
-    const JacobiScaling s1 = jacobi_scaling(1.0, L), s4 = jacobi_scaling(4.0, L);
-    auto blocks = [&](double c1, double c4, VecRef out) {
-      out = c1 * eps + (a * (1.0 - c1 * cL) / L) * w + (c1 * a * sL) * p;
-      add_i(b * (c4 - c1 * cL) / L, w, out);
-      add_i(c1 * b * sL, p, out);
+    // One loop per field, with i x = (-x_y, x_x).
+    const auto blocks = [&](double c1, double c4, auto& out) {
+      const double ct = a * (1.0 - c1 * cL) / L, cp = c1 * a * sL, cw = b * (c4 - c1 * cL) / L, ci = c1 * b * sL;
+      for (int j = 0; j < k_; ++j) {
+        const int l = j + k_;
+        out[j] = c1 * eps[j] + ct * w[j] + cp * p[j] - cw * w[l] - ci * p[l];
+        out[l] = c1 * eps[l] + ct * w[l] + cp * p[l] + cw * w[j] + ci * p[j];
+      }
     };
     blocks(s1.footpoint, s4.footpoint, adj_p);
     blocks(s1.shooting, s4.shooting, adj_w);
   }
 
-  // <e, i x> and out += c (i x), without forming i x.
-  double dot_i(CVecRef e, CVecRef x) const { return e.tail(k_).dot(x.head(k_)) - e.head(k_).dot(x.tail(k_)); }
-  void add_i(double c, CVecRef x, VecRef out) const {
-    out.head(k_) -= c * x.tail(k_);
-    out.tail(k_) += c * x.head(k_);
+  // One point of the regression pass (Manifold::regression_residuals):
+  // yhat = Exp_p(w), eps = Log_yhat(y) (cut_locus_safe_log), the adjoint
+  // Jacobi fields; returns |eps|. One sine and cosine of L = |w| serve Exp
+  // and the Jacobi fields; yal is a buffer for y aligned to yhat.
+  template <class P, class W, class Y, class V>
+  double regression_point(const P& p, const W& w, const Y& y, V& fit, V& yal, V& eps, V& adj_p, V& adj_w) const {
+    const double L = w.norm(), sL = std::sin(L);
+    const JacobiScaling s1 = jacobi_scaling_of(1.0, L, sL, std::cos(L));  // cos L, sin(L)/L
+    // Beyond |w| = 1/eps the fit is not representable (unit_sphere_exp).
+    const bool representable = L <= 1.0 / std::numeric_limits<double>::epsilon();
+    if (representable) unit_sphere_exp_scaled(p, w, s1.footpoint, s1.shooting, fit);
+    if (!representable || !fit.allFinite())
+      throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on kendall");
+    if (!log_aligned(fit, y, yal, eps)) cut_locus_safe_log(fit, y, eps);
+    if (L == 0.0) {
+      adj_p = eps;
+      adj_w = eps;
+    } else {
+      adjoint_core(p, w, L, sL, s1.footpoint, s1, jacobi_scaling(4.0, L), eps, adj_p, adj_w);
+    }
+    return std::sqrt(num::clamp0(eps.dot(eps)));
   }
+
+  // The pass of regression_point() (no allocation per point).
+  void regression_residuals(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
+                            Mat* yhat, Mat* eps) const override {
+    const int D = 2 * k_;
+    Vec w(D), y(D), fit(D), yal(D), e(D), ap(D), aw(D);
+    for (Eigen::Index i = 0; i < Y.cols(); ++i) {
+      w = W.col(i);
+      y = Y.col(i);
+      dist[i] = regression_point(p, w, y, fit, yal, e, ap, aw);
+      adj_p.col(i) = ap;
+      adj_w.col(i) = aw;
+      if (yhat) yhat->col(i) = fit;
+      if (eps) eps->col(i) = e;
+    }
+  }
+
+  // The clipped gradient sums by regression_point() in one pass
+  // (fused_regression_gradient).
+  void regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                           Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                           RegressionScratch&) const override {
+    const int D = 2 * k_;
+    const Vec pv = p;
+    Vec fit(D), yal(D), e(D);
+    fused_regression_gradient<Vec>(V, Y, x, begin, end, tau, sum_p, sum_V,
+                                   [&](const Vec& w, const Vec& y, Vec& ap, Vec& aw) {
+                                     return regression_point(pv, w, y, fit, yal, e, ap, aw);
+                                   });
+  }
+
+  // <e, i x>, without forming i x.
+  template <class E, class X>
+  double dot_i(const E& e, const X& x) const { return e.tail(k_).dot(x.head(k_)) - e.head(k_).dot(x.tail(k_)); }
 
   void to_tangent(CVecRef p, CVecRef x, VecRef out) const override {
     out = x;

@@ -79,6 +79,32 @@ struct RegressionScratch {
   Eigen::Index unit_inner = 0, unit_outer = 0;
 };
 
+// The clipped gradient sums of Manifold::regression_gradient over the points
+// begin..end-1 through a per-point kernel point(w, y, adj_p, adj_w) -> |eps|
+// (w = V x_i, y = column i of Y; the adjoint Jacobi fields written into
+// adj_p, adj_w): for fused passes on buffers of type Vt, fixed-size or
+// allocated once per call. The sums are accumulated as in the default (the
+// same bits; with several covariates w_i may differ in its last bits).
+template <class Vt, class Point>
+inline void fused_regression_gradient(const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                                      Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                                      Point point) {
+  const Eigen::Index D = V.rows(), m = V.cols();
+  Vt w, y, ap, aw, sp;
+  for (Vt* b : {&w, &y, &ap, &aw, &sp}) b->resize(D);
+  sp.setZero();
+  sum_V.setZero();
+  for (Eigen::Index i = begin; i < end; ++i) {
+    if (m == 1) w = x(i, 0) * V.col(0);
+    else w.noalias() = V * x.row(i).transpose();
+    y = Y.col(i);
+    const double h = huber_weight(point(w, y, ap, aw), tau);
+    sp += h * ap;
+    for (Eigen::Index j = 0; j < m; ++j) sum_V.col(j) += x(i, j) * (h * aw);
+  }
+  sum_p = sp;
+}
+
 class Manifold {
  public:
   virtual ~Manifold() = default;
@@ -371,14 +397,21 @@ class Manifold {
 struct JacobiScaling {
   double footpoint, shooting;
 };
+// jacobi_scaling_of: the same from s = sqrt|K| L and its sine and cosine
+// (sinh and cosh for K < 0), for passes that need those anyway.
+inline JacobiScaling jacobi_scaling_of(double K, double s, double sin_s, double cos_s) {
+  if (K > 0.0) return {cos_s, num::sinc_of(s, sin_s)};
+  if (K < 0.0) return {cos_s, num::sinhc_of(s, sin_s)};
+  return {1.0, 1.0};
+}
 inline JacobiScaling jacobi_scaling(double K, double L) {
   if (K > 0.0) {
     const double s = std::sqrt(K) * L;
-    return {std::cos(s), num::sinc(s)};
+    return jacobi_scaling_of(K, s, std::sin(s), std::cos(s));
   }
   if (K < 0.0) {
     const double s = std::sqrt(-K) * L;
-    return {std::cosh(s), num::sinhc(s)};
+    return jacobi_scaling_of(K, s, std::sinh(s), std::cosh(s));
   }
   return {1.0, 1.0};
 }

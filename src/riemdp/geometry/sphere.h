@@ -9,7 +9,11 @@ namespace riemdp {
 
 // Exp and Log on a unit sphere of any ambient dimension; shared with Kendall's
 // preshape sphere.
-// Exp_p(v) = cos|v| p + sin|v| v/|v|.
+// Exp_p(v) = cos|v| p + sin|v| v/|v|, given c = cos|v| and sc = sin(|v|)/|v|.
+template <class P, class V, class O>
+inline void unit_sphere_exp_scaled(const P& p, const V& v, double c, double sc, O&& out) {
+  out = c * p + sc * v;
+}
 // Beyond |v| = 1/eps the angle |v| mod 2 pi is not resolved in double
 // precision: NaN (not representable, see Manifold::exp) rather than an
 // arbitrary point.
@@ -19,7 +23,7 @@ inline void unit_sphere_exp(CVecRef p, CVecRef v, VecRef out) {
     out.setConstant(std::numeric_limits<double>::quiet_NaN());
     return;
   }
-  out = std::cos(nv) * p + num::sinc(nv) * v;
+  unit_sphere_exp_scaled(p, v, std::cos(nv), num::sinc(nv), out);
 }
 
 // Log_p(q) = dist * w/|w|, w = q - <p,q>p written as (q-p) - <p,q-p>p so that
