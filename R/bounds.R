@@ -135,12 +135,14 @@
 #' admits, \eqn{r^*/2}{r*/2} ([sensitivity_radius_max()]: \eqn{\pi/8}{pi/8} on
 #' \eqn{S^d}{S^d}, \eqn{d \ge 2}{d >= 2}, where the sensitivity is 1.55 times
 #' its flat value \eqn{2r/n}{2r/n}; near \eqn{r^*}{r*} it grows without
-#' limit), and \eqn{2 \times}{2 x} `region_radius` where \eqn{r^*}{r*} is
-#' infinite. A private radius is thus never above what the release admits.
-#' On spd with a public region, the default stops the grid, if sooner, where
-#' double precision still resolves the worst ball
-#' \eqn{B_{R + r}(c_0)}{B_(R + r)(c0)} (about \eqn{R + r \le 11}{R + r <= 11}
-#' around a well-conditioned \eqn{c_0}{c0}).
+#' limit), \eqn{2 \times}{2 x} `region_radius` on euclidean and hyperbolic
+#' space, and `region_radius` on spd with the net (its candidates lie in the
+#' region with the data). A private radius is thus never above what the
+#' release admits. On spd with a public region, the default stops the grid,
+#' if sooner, where double precision still resolves the worst ball: around a
+#' candidate of the net (each has the conditioning of \eqn{c_0}{c0}), or
+#' \eqn{B_{R + r}(c_0)}{B_(R + r)(c0)} for a coarse centre (about
+#' \eqn{R + r \le 11}{R + r <= 11} around a well-conditioned \eqn{c_0}{c0}).
 #'
 #' **Utility.** The scale stage's utility is flat, at
 #' \eqn{-(1 - f) n}{-(1 - f) n}, on every radius of the grid beyond the farthest
