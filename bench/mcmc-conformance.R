@@ -7,8 +7,10 @@
 ## compared with a reference law of L:
 ##   * linear (R, "exact"): theta = thetahat + H^-1 w, |w| ~ sigma Gamma(D),
 ##     uniform direction, restricted to the public box by rejection; valid
-##     where no residual is clipped (checked on the reference draws; otherwise
-##     the long chain below is used);
+##     where no residual is clipped (checked on the reference draws);
+##     otherwise ("exact-box") uniform draws on the box accepted with
+##     probability exp(-L) (f = exp(-L) on the box, L >= 0), where at least
+##     2000 of them come within the work cap, else the long chain below;
 ##   * manifolds, concentrated regime ("gamma"): L ~ Gamma(D, 1), D = d(m+1)
 ##     (regression) or d (Frechet mean); concentrated means the law's 99.9%
 ##     spread sigma qgamma(0.999, D) |H^-1| is below half the distance
@@ -36,7 +38,9 @@
 ## below_001 (share below its 0.1% quantile: over-concentrated draws), the
 ## KS p-value against the verdict's reference (and against Gamma(D, 1) and
 ## the long chain where available), for linear releases the KS p-value of the
-## first slope against the exact law, and seconds per release.
+## first slope against the exact law, the largest release level L_max
+## against the reference's 99.9% quantile ref_q999 (a stuck release sits tens
+## of nats above it), and seconds per release.
 ## With fewer than 2000 reference draws the empirical 99.9% quantile is
 ## about their maximum, so the tails are taken from the Gamma law with the
 ## reference draws' mean and variance (the wider of the two quantiles).
@@ -133,11 +137,7 @@ pooled_levels <- function(f, target, budget, seed) {
     d <- f(calls)
     calls <- calls + 1L
     rhat <- max(rhat, d$rhat)
-    for (c in seq_len(ncol(d$trace))) {
-      tr <- d$trace[, c]
-      thin <- max(1L, ceiling(length(tr) / riemdp:::effective_size(tr)))
-      draws <- c(draws, tr[seq(length(tr), 1L, by = -thin)])
-    }
+    draws <- c(draws, conf_pooled_levels(list(d)))
     el <- proc.time()[["elapsed"]] - t0
     if (calls >= 2L && (length(draws) >= target || el * (calls + 1) / calls > budget)) break
   }
@@ -177,6 +177,16 @@ run_config <- function(cf, idx) {
       ref_L <- ex$L
       res$reference <- "exact"
       res$ks_coef <- conf_compare(rr$v[, "theta1"], ex$theta[, 2L])[["ks_p"]]
+    } else {
+      # residuals clipped: the exact law by rejection from the uniform law on
+      # the box, where it is diffuse enough
+      bx <- conf_exact_linear_box(d$U, d$y, tau, sigma, d$beta_max, K = 20000L)
+      res$regime <- sprintf("%s, uniform-box acc %.2g", res$regime, bx$accept)
+      if (length(bx$L) >= 2000L) {
+        ref_L <- bx$L
+        res$reference <- "exact-box"
+        res$ks_coef <- conf_compare(rr$v[, "theta1"], bx$theta[, 2L])[["ks_p"]]
+      }
     }
     res$ks_gamma <- conf_compare(rr$v[, "L"], conf_gamma_ref(D))[["ks_p"]]
     long <- release(long_control(D))
@@ -278,6 +288,9 @@ run_config <- function(cf, idx) {
              K = K, K2 = res$K2,
              L_median = round(stats::median(L), 2),
              ref_median = if (is.na(res$reference)) NA else round(if (is.function(ref_L)) ref_L(0.5, q = TRUE) else stats::median(ref_L), 2),
+             L_max = round(max(L), 2),
+             ref_q999 = if (is.na(res$reference)) NA
+                        else round(if (is.function(ref_L)) ref_L(0.999, q = TRUE) else stats::quantile(ref_L, 0.999, names = FALSE), 2),
              above_999 = cmp[["above_999"]], below_001 = cmp[["below_001"]],
              ks_p = signif(cmp[["ks_p"]], 3), ks_coef = signif(res$ks_coef, 3), ks_gamma = signif(res$ks_gamma, 3),
              ks_chain = signif(res$ks_chain, 3), s_release = signif(rr$secs, 3), s_ref_release = signif(res$s_ref, 3),
