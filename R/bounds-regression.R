@@ -58,7 +58,13 @@
 #'   public `fraction` (the median by default) of the responses, the scale
 #'   stage of [dp_bounds()]. The responses' radius is `scale_factor` times
 #'   that private radius; the footpoint ball's radius is `radius_factor`
-#'   times the responses' radius (at most the injectivity radius).
+#'   times the responses' radius (at most the injectivity radius). On spd
+#'   the centre comes from the net of multiples of `region_center` (or, with
+#'   `location = "coarse"`, and always on Kendall's shape space, from a coarse
+#'   private Fréchet mean of the responses in the public region). On spd and
+#'   hyperbolic space the default grid of radii stops, if sooner, where
+#'   double precision still resolves every geodesic the release can visit
+#'   (the footpoint ball and `tau_m` grow with the radius), a public check.
 #' * *tau*: with `tau_method = "spread"` (the default), `tau_factor` times
 #'   the responses' private median radius (geodesic) or half the distance
 #'   between the response's private quartiles (linear): no further stage.
@@ -327,22 +333,28 @@ regression_ball_run <- function(M, S, plan, C, eps_factor = 1, Y = NULL) {
   list(center = C$x, radius = plan$radii[bounds_scale_stage(M, S, C, plan, eps_factor)])
 }
 
-# On spd the default grid of the responses' radii stops where double
-# precision still resolves every geodesic the release can visit: a centre in
-# the public region B_R(c0) (a coarse centre; R = 0 when stated or from the
-# net of multiples of c0), the footpoint ball of radius
-# radius_factor x scale_factor x r and shooting vectors up to tau_m =
-# 2 x scale_factor x r (or the stated ones), within log(1e-6 / eps) / 2
-# of c0 after its own conditioning (as bounds_radii() does for the mean).
-# Public: from the arguments only.
-regression_spd_radius_max <- function(M, spec, region, C, radius, tau_m, call) {
+# On spd and hyperbolic space the default grid of the responses' radii stops
+# where double precision still resolves every geodesic the release can
+# visit: from the worst centre, the footpoint ball of radius radius_factor x
+# scale_factor x r and shooting vectors up to tau_m = 2 x scale_factor x r
+# (or the stated ones). On spd within log(1e-6 / eps) / 2 of c0 after its own
+# conditioning, less R for a coarse centre anywhere in B_R(c0) (the net's
+# multiples of c0 share its conditioning); on hyperbolic space within
+# acosh(1e-6 / eps) of the origin, less d(o, c0), less R for a centre from
+# the net in B_R(c0). As bounds_radii() does for the mean. Public: from the
+# arguments only.
+regression_radius_max <- function(M, spec, region, C, radius, tau_m, call) {
   C0 <- C %||% region$center
-  if (is.null(C0)) return(NULL)
-  lam <- eigen(matrix(C0$x, M$k), symmetric = TRUE, only.values = TRUE)$values
-  # a coarse centre lies anywhere in B_R(c0); the net's candidates exp(t) c0
-  # have c0's conditioning
-  reach <- if (is.null(C) && bounds_location_route(M, spec, call) == "coarse") region$radius else 0
-  room <- 0.99 * (log(1e-6 / .Machine$double.eps) - log(max(lam) / min(lam))) / 2 - reach - (radius %||% 0) - (tau_m %||% 0)
+  if (is.null(C0) || !(M$type %in% c("spd", "hyperbolic"))) return(NULL)
+  if (M$type == "spd") {
+    lam <- eigen(matrix(C0$x, M$k), symmetric = TRUE, only.values = TRUE)$values
+    limit <- (log(1e-6 / .Machine$double.eps) - log(max(lam) / min(lam))) / 2
+    reach <- if (is.null(C) && bounds_location_route(M, spec, call) == "coarse") region$radius else 0
+  } else {
+    limit <- acosh(1e-6 / .Machine$double.eps) - acosh(max(1, C0$x[1]))
+    reach <- if (is.null(C)) region$radius else 0
+  }
+  room <- 0.99 * limit - reach - (radius %||% 0) - (tau_m %||% 0)
   per_r <- spec$scale_factor * ((if (is.null(radius)) spec$radius_factor else 0) + (if (is.null(tau_m)) 2 else 0))
   # radius and tau_m both stated: the default grid (the worst-case check
   # after the plan covers the stated ones)
@@ -350,8 +362,11 @@ regression_spd_radius_max <- function(M, spec, region, C, radius, tau_m, call) {
   top <- room / per_r
   default_top <- 2 * (region$radius %||% Inf)
   if (!(top > 0))
-    abort(sprintf("on %s the stated bounds leave no room for a private radius that double precision resolves: the public region, `radius` and `tau_m` already reach condition numbers near 1e-6 / .Machine$double.eps around the centre; give a smaller `region_radius`, `radius` or `tau_m`, or rescale the data",
-                  manifold_label(M)), call)
+    abort(sprintf("on %s the stated bounds leave no room for a private radius that double precision resolves: the public region, `radius` and `tau_m` already reach %s; give a smaller `region_radius`, `radius` or `tau_m`, or %s",
+                  manifold_label(M),
+                  if (M$type == "spd") "condition numbers near 1e-6 / .Machine$double.eps around the centre"
+                  else "distances from the origin where points are resolved only to 1e-6",
+                  if (M$type == "spd") "rescale the data" else "move the data nearer the origin by an isometry"), call)
   top <- min(top, default_top)
   if (!is.finite(top)) NULL else top
 }
@@ -418,8 +433,8 @@ geodesic_release_with_bounds <- function(M, x, Y, epsilon, vals, given, scheme, 
   }
   plan <- NULL
   region <- bounds_region(M, spec, call)
-  if (find_ball && M$type == "spd" && is.null(spec$radius_max) && is.null(spec$radii))
-    spec$radius_max <- regression_spd_radius_max(M, spec, region, C, radius, tau_m, call)
+  if (find_ball && is.null(spec$radius_max) && is.null(spec$radii))
+    spec$radius_max <- regression_radius_max(M, spec, region, C, radius, tau_m, call)
   if (find_ball) {
     plan <- bounds_plan(M, spec, n, eps[["location"]], C, NULL, call, mean_route = FALSE)
     ps <- plan$stages

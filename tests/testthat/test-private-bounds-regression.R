@@ -204,14 +204,26 @@ test_that("bad input: public errors, before the data are used; covariates outsid
   rel <- expect_silent(dp_geodesic_regression(d$S2, x, d$Y, epsilon = 1, bounds = spec))
   expect_true(all(is.finite(rel$footpoint)))
   # worst-case checks before the data: the same public error for any data
+  # (a region 21 from the origin of H^2: no room for a resolved radius)
   H <- manifold_hyperbolic(2)
-  hb <- dp_regression_bounds(x_limits = c(0, 700), region_center = c(1, 0, 0), region_radius = 3, count_radius = 0.5)
-  Yh1 <- riem_exp(H, c(1, 0, 0), cbind(0, matrix(stats::rnorm(1200, sd = 0.1), 600)))
-  Yh2 <- riem_exp(H, c(1, 0, 0), cbind(0, matrix(stats::rnorm(1200, sd = 1), 600)))
+  far <- c(cosh(21), sinh(21), 0)
+  hb <- dp_regression_bounds(x_limits = c(0, 700), region_center = far, region_radius = 3, count_radius = 0.5)
+  Yh1 <- riem_exp(H, far, riem_transport(H, c(1, 0, 0), far, cbind(0, matrix(stats::rnorm(1200, sd = 0.1), 600))))
+  Yh2 <- riem_exp(H, far, riem_transport(H, c(1, 0, 0), far, cbind(0, matrix(stats::rnorm(1200, sd = 1), 600))))
   h1 <- tryCatch(dp_geodesic_regression(H, d$x, Yh1, epsilon = 1, bounds = hb), error = conditionMessage)
   h2 <- tryCatch(dp_geodesic_regression(H, rev(d$x), Yh2, epsilon = 1, bounds = hb), error = conditionMessage)
-  expect_match(h1, "double precision", fixed = TRUE)
+  expect_match(h1, "no room for a private radius that double precision resolves", fixed = TRUE)
   expect_identical(h1, h2)
+  # near the origin the responses' radii stop where the worst geodesic is
+  # resolved, and the route runs: cosh(d(o, c0) + R + 7 r) within 1e-6 / eps
+  hb0 <- dp_regression_bounds(x_limits = c(0, 700), region_center = c(1, 0, 0), region_radius = 3, count_radius = 0.5)
+  expect_equal(riemdp:::regression_radius_max(H, hb0, list(center = list(x = c(1, 0, 0)), radius = 3), NULL, NULL, NULL, NULL),
+               (0.99 * acosh(1e-6 / .Machine$double.eps) - 3) / 7)
+  set.seed(219)
+  rh <- dp_geodesic_regression(H, d$x, Yh1 <- riem_exp(H, c(1, 0, 0), cbind(0, matrix(stats::rnorm(1200, sd = 0.1), 600))),
+                               epsilon = 1, bounds = hb0)
+  expect_identical(rh$bounds_stages$bound, c("x_range", "center", "radius"))
+  expect_lt(riem_dist(H, c(1, 0, 0), rh$footpoint_range), 0.5)
   # a plain dp_bounds() specification works with the regression defaults
   set.seed(218)
   rp <- dp_geodesic_regression(d$S2, d$x, d$Y, epsilon = 1, x_range = c(0, 700), bounds = dp_bounds(share = 0.3))
@@ -265,11 +277,11 @@ test_that("spd and kendall: the footpoint's centre from the spd net or a coarse 
   # around a candidate exp(t) c0 (c0's conditioning), and for a coarse centre
   # anywhere in B_R(c0), exp(2 (R + 7 r))
   region <- list(center = list(x = as.double(diag(2))), radius = 3)
-  rmax <- riemdp:::regression_spd_radius_max(P, spec, region, NULL, NULL, NULL, NULL)
+  rmax <- riemdp:::regression_radius_max(P, spec, region, NULL, NULL, NULL, NULL)
   expect_equal(rmax, (0.99 * log(1e-6 / .Machine$double.eps) / 2) / 7)
   expect_lte(rel$radius, 1.5 * 2 * rmax + 1e-12)
   spec_c <- dp_regression_bounds(x_limits = d$x_range, region_center = diag(2), region_radius = 3, location = "coarse")
-  expect_equal(riemdp:::regression_spd_radius_max(P, spec_c, region, NULL, NULL, NULL, NULL),
+  expect_equal(riemdp:::regression_radius_max(P, spec_c, region, NULL, NULL, NULL, NULL),
                (0.99 * log(1e-6 / .Machine$double.eps) / 2 - 3) / 7)
   set.seed(306)
   rc <- dp_geodesic_regression(P, d$x, d$Y, epsilon = 5, bounds = spec_c)
@@ -277,10 +289,10 @@ test_that("spd and kendall: the footpoint's centre from the spd net or a coarse 
                fixed = TRUE)
   expect_lt(riem_dist(P, d$p0, rc$footpoint_range), 0.3)
   # stated radius and tau_m leave less room; none left is a public error
-  expect_equal(riemdp:::regression_spd_radius_max(P, spec_c, region, NULL, 5, NULL, NULL),
+  expect_equal(riemdp:::regression_radius_max(P, spec_c, region, NULL, 5, NULL, NULL),
                (0.99 * log(1e-6 / .Machine$double.eps) / 2 - 8) / 4)
-  expect_null(riemdp:::regression_spd_radius_max(P, spec_c, region, NULL, 1, 2, NULL))
-  expect_error(riemdp:::regression_spd_radius_max(P, spec_c, region, NULL, 9, NULL, NULL), "no room")
+  expect_null(riemdp:::regression_radius_max(P, spec_c, region, NULL, 1, 2, NULL))
+  expect_error(riemdp:::regression_radius_max(P, spec_c, region, NULL, 9, NULL, NULL), "no room")
   # statistics: the private footpoint is near the fit's at this n and epsilon
   expect_lt(riem_dist(P, d$p0, rel$footpoint_range), 0.3)
   # a stated radius is kept while the centre is found
