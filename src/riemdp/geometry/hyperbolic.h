@@ -284,16 +284,11 @@ class Hyperbolic : public Manifold {
   void regression_residuals(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
                             Mat* yhat, Mat* eps) const override {
     const double p0 = lift(p.tail(d_));
-    Vec w(d_ + 1), y(d_ + 1), fit(d_ + 1), e(d_ + 1), u(d_ + 1), ap(d_ + 1), aw(d_ + 1);
-    for (Eigen::Index i = 0; i < Y.cols(); ++i) {
-      w = W.col(i);
-      y = Y.col(i);
-      dist[i] = regression_point(p, p0, w, y, fit, e, u, ap, aw);
-      adj_p.col(i) = ap;
-      adj_w.col(i) = aw;
-      if (yhat) yhat->col(i) = fit;
-      if (eps) eps->col(i) = e;
-    }
+    Vec u(d_ + 1);
+    regression_residual_pass(W, Y, dist, adj_p, adj_w, yhat, eps,
+                             [&](const Vec& w, const Vec& y, Vec& fit, Vec& e, Vec& ap, Vec& aw) {
+                               return regression_point(p, p0, w, y, fit, e, u, ap, aw);
+                             });
   }
 
   // The clipped gradient sums by regression_point() in one pass

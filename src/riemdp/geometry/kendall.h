@@ -194,17 +194,11 @@ class Kendall : public Manifold {
   // The pass of regression_point() (no allocation per point).
   void regression_residuals(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
                             Mat* yhat, Mat* eps) const override {
-    const int D = 2 * k_;
-    Vec w(D), y(D), fit(D), yal(D), e(D), ap(D), aw(D);
-    for (Eigen::Index i = 0; i < Y.cols(); ++i) {
-      w = W.col(i);
-      y = Y.col(i);
-      dist[i] = regression_point(p, w, y, fit, yal, e, ap, aw);
-      adj_p.col(i) = ap;
-      adj_w.col(i) = aw;
-      if (yhat) yhat->col(i) = fit;
-      if (eps) eps->col(i) = e;
-    }
+    Vec yal(2 * k_);
+    regression_residual_pass(W, Y, dist, adj_p, adj_w, yhat, eps,
+                             [&](const Vec& w, const Vec& y, Vec& fit, Vec& e, Vec& ap, Vec& aw) {
+                               return regression_point(p, w, y, fit, yal, e, ap, aw);
+                             });
   }
 
   // The clipped gradient sums by regression_point() in one pass

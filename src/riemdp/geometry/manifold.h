@@ -105,6 +105,26 @@ inline void fused_regression_gradient(const Mat& V, const PointSet& Y, const Mat
   sum_p = sp;
 }
 
+// The residual pass of Manifold::regression_residuals through a per-point
+// kernel point(w, y, fit, eps, adj_p, adj_w) -> |eps| (w = column i of W):
+// the distances and adjoint fields, and on request the fitted values and
+// residuals, with buffers allocated once per call.
+template <class Point>
+inline void regression_residual_pass(const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
+                                     Mat* yhat, Mat* eps, Point point) {
+  const Eigen::Index D = Y.rows();
+  Vec w(D), y(D), fit(D), e(D), ap(D), aw(D);
+  for (Eigen::Index i = 0; i < Y.cols(); ++i) {
+    w = W.col(i);
+    y = Y.col(i);
+    dist[i] = point(w, y, fit, e, ap, aw);
+    adj_p.col(i) = ap;
+    adj_w.col(i) = aw;
+    if (yhat) yhat->col(i) = fit;
+    if (eps) eps->col(i) = e;
+  }
+}
+
 class Manifold {
  public:
   virtual ~Manifold() = default;
