@@ -337,23 +337,17 @@ regression_ball_run <- function(M, S, plan, C, eps_factor = 1, Y = NULL) {
 # where double precision still resolves every geodesic the release can
 # visit: from the worst centre, the footpoint ball of radius radius_factor x
 # scale_factor x r and shooting vectors up to tau_m = 2 x scale_factor x r
-# (or the stated ones). On spd within log(1e-6 / eps) / 2 of c0 after its own
-# conditioning, less R for a coarse centre anywhere in B_R(c0) (the net's
-# multiples of c0 share its conditioning); on hyperbolic space within
-# acosh(1e-6 / eps) of the origin, less d(o, c0), less R for a centre from
-# the net in B_R(c0). As bounds_radii() does for the mean. Public: from the
-# arguments only.
+# (or the stated ones): within resolved_reach() of c0, less R for a coarse
+# centre anywhere in B_R(c0) on spd (the net's multiples of c0 share its
+# conditioning) or a centre from the net in B_R(c0) on hyperbolic space. As
+# bounds_radii() does for the mean. Public: from the arguments only.
 regression_radius_max <- function(M, spec, region, C, radius, tau_m, call) {
   C0 <- C %||% region$center
   if (is.null(C0) || !(M$type %in% c("spd", "hyperbolic"))) return(NULL)
-  if (M$type == "spd") {
-    lam <- eigen(matrix(C0$x, M$k), symmetric = TRUE, only.values = TRUE)$values
-    limit <- (log(1e-6 / .Machine$double.eps) - log(max(lam) / min(lam))) / 2
-    reach <- if (is.null(C) && bounds_location_route(M, spec, call) == "coarse") region$radius else 0
-  } else {
-    limit <- acosh(1e-6 / .Machine$double.eps) - acosh(max(1, C0$x[1]))
-    reach <- if (is.null(C)) region$radius else 0
-  }
+  limit <- resolved_reach(M, C0$x)
+  reach <- if (!is.null(C)) 0
+           else if (M$type == "hyperbolic" || bounds_location_route(M, spec, call) == "coarse") region$radius
+           else 0
   room <- 0.99 * limit - reach - (radius %||% 0) - (tau_m %||% 0)
   per_r <- spec$scale_factor * ((if (is.null(radius)) spec$radius_factor else 0) + (if (is.null(tau_m)) 2 else 0))
   # radius and tau_m both stated: the default grid (the worst-case check

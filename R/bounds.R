@@ -777,10 +777,9 @@ bounds_radii <- function(M, spec, region, call, candidates = NULL, factor = 1) {
     # anywhere in the public region B_R(c0), B_{R + r}(c0)
     if (is.null(spec$radius_max) && M$type == "spd" && !is.null(top) && (!is.null(candidates) || !is.null(region$center))) {
       r_res <- if (!is.null(candidates)) {
-        (log(1e-6 / .Machine$double.eps) - log(spd_worst_condition(M, candidates)$condition)) / 2
+        resolved_reach(M, matrix(candidates$x, candidates$n)[spd_worst_condition(M, candidates)$index, ])
       } else {
-        lam <- eigen(matrix(region$center$x, M$k), symmetric = TRUE, only.values = TRUE)$values
-        (log(1e-6 / .Machine$double.eps) - log(max(lam) / min(lam))) / 2 - region$radius
+        resolved_reach(M, region$center$x) - region$radius
       }
       if (r_res > 0) top <- min(top, 0.99 * r_res / factor)
     }
@@ -801,10 +800,7 @@ bounds_radii <- function(M, spec, region, call, candidates = NULL, factor = 1) {
 # condition number.
 spd_worst_condition <- function(M, cand) {
   X <- matrix(cand$x, cand$n)
-  cond <- vapply(seq_len(cand$n), function(i) {
-    lam <- eigen(matrix(X[i, ], M$k), symmetric = TRUE, only.values = TRUE)$values
-    max(lam) / min(lam)
-  }, 0)
+  cond <- vapply(seq_len(cand$n), function(i) spd_condition(M, X[i, ]), 0)
   j <- which.max(cond)
   list(index = j, condition = cond[j])
 }

@@ -429,29 +429,37 @@ kng_euclid_plan <- function(d, sigma, radius) {
   list(proposal = proposal, bound = bound, batch = ceiling(10 / bound), n_proposals = ceiling(50 / bound))
 }
 
+# The radius around the point x within which double precision still resolves
+# points (and so a Frechet mean) to a relative 1e-6: on spd, condition numbers
+# up to cond(x) e^{2 r} <= 1e-6 / eps (eigenvalues of the whitened point in
+# [e^-r, e^r]); on the hyperboloid, distances from the origin up to
+# acosh(1e-6 / eps), since a point at distance a is located only to about
+# eps sinh(a). Inf elsewhere. Public when x is.
+resolved_reach <- function(M, x) {
+  switch(M$type,
+    spd = (log(1e-6 / .Machine$double.eps) - log(spd_condition(M, x))) / 2,
+    hyperbolic = acosh(1e-6 / .Machine$double.eps) - acosh(max(1, x[1])),
+    Inf)
+}
+
+spd_condition <- function(M, x) {
+  lam <- eigen(matrix(x, M$k), symmetric = TRUE, only.values = TRUE)$values
+  max(lam) / min(lam)
+}
+
 # The sensitivity bound is for the exact Frechet mean: the public ball must lie
-# where double precision resolves points (and so the mean) to about 1e-6. The
-# ball bounds the worst point: cond(x) <= cond(center) e^{2 radius} on spd
-# (eigenvalues of the whitened x in [e^-r, e^r]); x0 <= cosh(|center| + radius)
-# on the hyperboloid, where a point at distance a from the origin is located
-# only to about eps sinh(a). Public parameters only.
+# where double precision resolves points (resolved_reach()). Public
+# parameters only.
 check_ball_resolved <- function(M, C, radius, call, what = "the Fr\u00e9chet mean") {
-  scale <- switch(M$type,
-    spd = {
-      lam <- eigen(matrix(C$x, M$k), symmetric = TRUE, only.values = TRUE)$values
-      (max(lam) / min(lam)) * exp(2 * radius)
-    },
-    hyperbolic = cosh(acosh(max(1, C$x[1])) + radius),
-    1)
-  if (!(.Machine$double.eps * scale <= 1e-6))
-    abort(sprintf("the public ball of radius %s around `center` reaches %s, where double precision resolves points only to a relative %s: %s, and so the sensitivity bound, cannot be trusted there; use a smaller `radius` or %s",
-                  format(radius, digits = 4),
-                  if (M$type == "spd") sprintf("matrices with condition number up to %s", format(scale, digits = 3))
-                  else sprintf("distance %s from the origin", format(acosh(scale), digits = 4)),
-                  format(.Machine$double.eps * scale, digits = 2), what,
-                  if (M$type == "spd") "a better-conditioned `center` (rescale the data)" else "a `center` nearer the origin (move the data by an isometry)"),
-          call)
-  invisible(TRUE)
+  if (isTRUE(radius <= resolved_reach(M, C$x))) return(invisible(TRUE))
+  scale <- if (M$type == "spd") spd_condition(M, C$x) * exp(2 * radius) else cosh(acosh(max(1, C$x[1])) + radius)
+  abort(sprintf("the public ball of radius %s around `center` reaches %s, where double precision resolves points only to a relative %s: %s, and so the sensitivity bound, cannot be trusted there; use a smaller `radius` or %s",
+                format(radius, digits = 4),
+                if (M$type == "spd") sprintf("matrices with condition number up to %s", format(scale, digits = 3))
+                else sprintf("distance %s from the origin", format(acosh(scale), digits = 4)),
+                format(.Machine$double.eps * scale, digits = 2), what,
+                if (M$type == "spd") "a better-conditioned `center` (rescale the data)" else "a `center` nearer the origin (move the data by an isometry)"),
+        call)
 }
 
 # Public cap on the gradient-descent iterations of a release's footprint.

@@ -238,3 +238,28 @@ test_that("frechet_mean descends below its rounding bound on ill-conditioned spd
     expect_gt(f$iterations, 0)
   }
 })
+
+test_that("a public ball beyond what double precision resolves is refused, at the edge resolved_reach() states", {
+  # on spd: condition numbers up to cond(center) e^(2 r) <= 1e-6 / eps; on
+  # the hyperboloid: distances from the origin up to acosh(1e-6 / eps)
+  P <- manifold_spd(2)
+  X <- array(diag(2), c(2, 2, 5))
+  edge_spd <- log(1e-6 / .Machine$double.eps) / 2
+  expect_equal(riemdp:::resolved_reach(P, c(diag(2))), edge_spd)
+  expect_equal(riemdp:::resolved_reach(P, c(diag(c(1, 1e4)))), edge_spd - log(1e4) / 2)
+  expect_error_mentions(dp_frechet_mean(P, X, epsilon = 1, radius = 1.01 * edge_spd, center = diag(2)),
+                        c("`radius`", "condition number"))
+  expect_error_mentions(dp_frechet_mean(P, X, epsilon = 1, radius = 1.01 * (edge_spd - log(1e4) / 2),
+                                        center = diag(c(1, 1e4))),
+                        c("`radius`", "better-conditioned `center`"))
+  expect_s3_class(dp_frechet_mean(P, X, epsilon = 1, radius = 0.99 * edge_spd, center = diag(2), mechanism = "kng"),
+                  "riemdp_release")
+  edge_h <- acosh(1e-6 / .Machine$double.eps)
+  expect_equal(riemdp:::resolved_reach(H2, origin), edge_h)
+  Y <- matrix(origin, 5, 3, byrow = TRUE)
+  expect_error_mentions(dp_frechet_mean(H2, Y, epsilon = 1, radius = 1.01 * edge_h, center = origin),
+                        c("`radius`", "distance", "from the origin"))
+  expect_s3_class(dp_frechet_mean(H2, Y, epsilon = 1, radius = 0.9 * edge_h, center = origin, mechanism = "kng"),
+                  "riemdp_release")
+  expect_equal(riemdp:::resolved_reach(manifold_sphere(2), c(0, 0, 1)), Inf)
+})
