@@ -7,7 +7,8 @@
 ##
 ## Rscript bench/regression-chain-speed.R LIB1 [LIB2 ...]   (run from the repo root)
 ## Env: REPS (releases timed per cell, default 5), NS (default "500,5000"),
-## ROUNDS (runs of each build, alternating; the best time is kept; default 2).
+## ROUNDS (runs of each build, alternating; the best time is kept; default 2),
+## KEYS (the manifolds, default "hyperbolic(2),kendall(8),spd(2),sphere(2)").
 ## Ratios are LIB1's time over the others'; max|diff| compares the seeded
 ## releases (footpoint and shooting vector of each) with LIB1's.
 args <- commandArgs(trailingOnly = TRUE)
@@ -19,7 +20,7 @@ if (length(args) >= 2L && args[[1L]] == "--worker") {
   source(file.path("tests", "testthat", "helper-conformance.R"))
   reps <- as.integer(Sys.getenv("REPS", "5"))
   ns <- as.integer(strsplit(Sys.getenv("NS", "500,5000"), ",")[[1L]])
-  keys <- c("hyperbolic(2)", "kendall(8)", "spd(2)", "sphere(2)")
+  keys <- strsplit(Sys.getenv("KEYS", "hyperbolic(2),kendall(8),spd(2),sphere(2)"), ",", fixed = TRUE)[[1L]]
   rel_args <- function(d) list(d$M, d$x, d$Y, epsilon = 2, tau = d$tau, tau_m = d$tau_m, x_range = d$x_range,
                                center = d$center, radius = d$radius)
   for (key in keys) for (n in ns) {

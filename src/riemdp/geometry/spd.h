@@ -313,7 +313,7 @@ class SPD : public Manifold {
       for (Eigen::Index a = 0; a < kk; ++a) Q.data()[a] = X(a, i);
       W.noalias() = ih * Q * ih;
       Ws = 0.5 * (W + W.transpose());
-      es.compute(Ws);
+      num::sym_eigen(es, Ws);
       f(i, es.eigenvalues(), es.eigenvectors());
     }
   }
@@ -381,7 +381,7 @@ class SPD : public Manifold {
           y(a, b) = Y(a + k * b, i);
         }
       A.noalias() = inv_half * w * inv_half;
-      es_w.compute(sym(A));
+      num::sym_eigen(es_w, sym(A));
       const VK& lam = es_w.eigenvalues();
       if (!(lam.cwiseAbs().maxCoeff() <= 708.0))
         throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on spd");
@@ -389,19 +389,25 @@ class SPD : public Manifold {
       const MK B = inv_half * es_w.eigenvectors();  // p^{-1/2} U
       const VK half_exp = (-0.5 * lam).array().exp();
       A.noalias() = B.transpose() * y * B;
-      es_r.compute(sym(half_exp.asDiagonal() * A * half_exp.asDiagonal()));
+      num::sym_eigen(es_r, sym(half_exp.asDiagonal() * A * half_exp.asDiagonal()));
       const VK& mu = es_r.eigenvalues();
       if (!(mu(0) > 0.0)) throw domain_error("a point is not positive definite");
       const VK logmu = mu.array().log();
       const MK E = es_r.eigenvectors() * logmu.asDiagonal() * es_r.eigenvectors().transpose();
       dist[i] = logmu.norm();
-      // adj_eigenbasis() on K x K matrices
-      for (int b = 0; b < k; ++b)
-        for (int a = 0; a < k; ++a) {
+      // adj_eigenbasis() on K x K matrices, one scaling per pair (1 on the
+      // diagonal, where the curvature term vanishes)
+      for (int b = 0; b < k; ++b) {
+        Fp(b, b) = E(b, b);
+        Fw(b, b) = E(b, b);
+        for (int a = 0; a < b; ++a) {
           const JacobiScaling s = jacobi_scaling(-1.0, 0.5 * std::abs(lam(a) - lam(b)));
           Fp(a, b) = s.footpoint * E(a, b);
           Fw(a, b) = s.shooting * E(a, b);
+          Fp(b, a) = s.footpoint * E(b, a);
+          Fw(b, a) = s.shooting * E(b, a);
         }
+      }
       put(sym(HU * Fp * HU.transpose()), adj_p, i);
       put(sym(HU * Fw * HU.transpose()), adj_w, i);
       if (yhat || eps) {
