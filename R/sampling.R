@@ -205,6 +205,13 @@ check_control <- function(control, call) {
 #' that says so (a distance beyond the largest double, or hyperboloid
 #' coordinates that overflow: the Gaussian law on \eqn{H^d}{H^d} concentrates near
 #' distance \eqn{(d-1)\sigma^2}{(d-1)sigma^2}, and coordinates overflow beyond about 710).
+#' On spd, a draw whose whitened log-eigenvalues reach beyond 650 in absolute
+#' value is an error (decided on the draw alone, whatever the footprint), and a
+#' draw whose condition number double precision cannot hold as positive
+#' definite (beyond about 1e16) comes back with its eigenvalues floored at
+#' 1e-12 times the largest, as [riem_project()] does: whether that happens
+#' depends on the footprint, which in a release is the data's, so it is never
+#' an error.
 #'
 #' @inheritParams geometry
 #' @param n Number of draws.

@@ -396,3 +396,29 @@ test_that("a slow exact SPD run stops soon after SIGINT", {
   expect_identical(readLines(out_file), "interrupted")
   expect_lt(waited, 2)
 })
+
+test_that("draws that double precision cannot hold as positive definite are floored, never an error that depends on the footprint", {
+  # whether eta^1/2 U e^r U^T eta^1/2 is representable depends on eta (the
+  # data's footprint in a release); such draws come back with their
+  # eigenvalues floored at 1e-12 times the largest (a function of the draw)
+  P <- manifold_spd(2)
+  eta <- diag(c(1, 1e9))
+  half <- diag(c(1, sqrt(1e9)))
+  cond <- function(A) { l <- eigen(A, symmetric = TRUE, only.values = TRUE)$values; max(l) / min(l) }
+  for (cs in list(list(riem_rlaplace, 1.2), list(riem_rgaussian, 5))) {
+    set.seed(11)
+    Z <- cs[[1]](P, 2000, diag(2), cs[[2]], method = "exact")
+    set.seed(11)
+    X <- cs[[1]](P, 2000, eta, cs[[2]], method = "exact")
+    expect_true(all(is.finite(X)))
+    kx <- apply(X, 3, cond)
+    expect_true(all(kx > 0 & kx < 1.0001e12))
+    expect_gt(sum(kx > 0.9999e12), 5)  # floored draws
+    # where the whitened draw and the matrix it maps to are well conditioned, it is that matrix
+    Y <- array(apply(Z, 3, function(z) half %*% z %*% half), dim(Z))
+    plain <- which(apply(Y, 3, cond) < 1e10 & apply(Z, 3, cond) < 1e10)
+    expect_gt(length(plain), 10)
+    for (i in head(plain, 10))
+      expect_equal(X[, , i], half %*% Z[, , i] %*% half, tolerance = 1e-6)
+  }
+})

@@ -58,18 +58,30 @@ Mat haar_orthogonal(int k, Rng& rng) {
 }
 
 // x = eta^{1/2} U diag(e^r) U^T eta^{1/2} with a fresh Haar U.
+// Whether double precision holds x as positive definite depends on eta (the
+// data's footprint) as well as on r: where it does not (condition number
+// beyond about 1e16), x is returned with its eigenvalues floored at 1e-12
+// times the largest (SPD::project), a function of the computed x alone, so
+// that no error depends on the data. A draw with a log-eigenvalue beyond
+// +-650 is an error, decided on r alone: with eta's eigenvalues within
+// e^+-50 the matrix then never overflows (the check after the product
+// catches footprints beyond that).
 template <class Rng>
-void spd_from_log_eigen(const SPD::Roots& roots, CVecRef r, Rng& rng, Vec& x) {
+void spd_from_log_eigen(const SPD& M, const SPD::Roots& roots, CVecRef r, Rng& rng, Vec& x) {
   const int k = static_cast<int>(r.size());
   const Mat U = haar_orthogonal(k, rng);
+  const double r_max = r.cwiseAbs().maxCoeff();
+  if (!(r_max <= 650.0))
+    throw domain_error("a draw has log-eigenvalues up to " + num::fmt(r_max) +
+                       ", beyond 650: the matrices such draws give overflow double precision; use a smaller sigma");
   const Mat W = num::sym(roots.half * U * r.array().exp().matrix().asDiagonal() * U.transpose() * roots.half);
-  // Log-eigenvalues spread over more than ~36 (condition number 1e16) give
-  // matrices that double precision cannot hold as positive definite.
-  Eigen::SelfAdjointEigenSolver<Mat> es(W, Eigen::EigenvaluesOnly);
-  if (!W.allFinite() || !(es.eigenvalues()(0) > 0.0))
-    throw domain_error("a draw has log-eigenvalues spread over " + num::fmt(r.maxCoeff() - r.minCoeff()) +
-                       ": it cannot be stored as a positive definite matrix in double precision; use a smaller sigma");
+  if (!W.allFinite())
+    throw domain_error("a draw overflows double precision at this footprint (eigenvalues beyond e^50 or below e^-50); "
+                       "rescale the data or use a smaller sigma");
   x = Eigen::Map<const Vec>(W.data(), k * k);
+  Eigen::SelfAdjointEigenSolver<Mat> es(W, Eigen::EigenvaluesOnly);
+  const Vec& lam = es.eigenvalues();
+  if (!(lam(0) > 1e-12 * lam(k - 1))) M.project(Vec(x), x);
 }
 
 // Exact draws (spd_exact.h); calls out(i, x) for i = 0..n-1.
@@ -83,7 +95,7 @@ void sample_spd_exact(const SPD& M, int k, CVecRef eta, RadialKernel kernel, int
   for (int i = 0; i < n; ++i) {
     poll();
     sampler.draw(r, rng);
-    spd_from_log_eigen(roots, r, rng, x);
+    spd_from_log_eigen(M, roots, r, rng, x);
     out(i, x);
   }
 }
@@ -124,7 +136,7 @@ MHResult sample_spd(const SPD& M, int k, CVecRef eta, RadialKernel kernel, int n
   }
   Vec x(k * k);
   return metropolis_hastings(Rk, target, r0, n, set, rng, [&](int i, const Vec& r, double) {
-    spd_from_log_eigen(roots, r, rng, x);
+    spd_from_log_eigen(M, roots, r, rng, x);
     out(i, x);
   });
 }
