@@ -384,21 +384,9 @@ class Hyperbolic : public Manifold {
     return "";
   }
 
-  // Log_x(x_i) and dist^2 in one pass.
+  // Log_x(x_i) and dist^2 in one pass (fixed-size vectors on H^2).
   double mean_log(CVecRef p, const PointSet& X, VecRef mean) const override {
-    const double p0 = lift(p.tail(d_));
-    Vec buf(d_ + 1), w(d_ + 1);
-    mean.setZero();
-    double cost = 0.0;
-    for (Eigen::Index i = 0; i < X.cols(); ++i) {
-      buf = X.col(i);
-      const double d = log_chart(p, p0, buf, lift(buf.tail(d_)), w);
-      mean += w;
-      cost += d * d;
-    }
-    const double n = static_cast<double>(X.cols());
-    mean /= n;
-    return cost / (2.0 * n);
+    return d_ == 2 ? mean_log_sized<3>(p, X, mean) : mean_log_sized<Eigen::Dynamic>(p, X, mean);
   }
 
   // Rounding of a point r from the origin: its coordinates resolve it to
@@ -414,6 +402,24 @@ class Hyperbolic : public Manifold {
 
  private:
   int d_;
+
+  template <int N>
+  double mean_log_sized(CVecRef p, const PointSet& X, VecRef mean) const {
+    using V = Eigen::Matrix<double, N, 1>;
+    const V pp = p;
+    const double p0 = lift(spatial(pp));
+    V buf(d_ + 1), w(d_ + 1), acc = V::Zero(d_ + 1);
+    double cost = 0.0;
+    for (Eigen::Index i = 0; i < X.cols(); ++i) {
+      buf = X.col(i);
+      const double d = log_chart(pp, p0, buf, lift(spatial(buf)), w);
+      acc += w;
+      cost += d * d;
+    }
+    const double n = static_cast<double>(X.cols());
+    mean = acc / n;
+    return cost / (2.0 * n);
+  }
 };
 
 }  // namespace riemdp
