@@ -208,7 +208,7 @@ check_control <- function(control, call) {
 #' On spd, a draw whose whitened log-eigenvalues reach beyond 650 in absolute
 #' value is an error (decided on the draw alone, whatever the footprint), and a
 #' draw whose condition number double precision cannot hold as positive
-#' definite (beyond about 1e16) comes back with its eigenvalues floored at
+#' definite with a margin (condition number beyond 1e12) comes back with its eigenvalues floored at
 #' 1e-12 times the largest, as [riem_project()] does: whether that happens
 #' depends on the footprint, which in a release is the data's, so it is never
 #' an error.

@@ -60,7 +60,7 @@ Mat haar_orthogonal(int k, Rng& rng) {
 // x = eta^{1/2} U diag(e^r) U^T eta^{1/2} with a fresh Haar U.
 // Whether double precision holds x as positive definite depends on eta (the
 // data's footprint) as well as on r: where it does not (condition number
-// beyond about 1e16), x is returned with its eigenvalues floored at 1e-12
+// beyond 1e12, a margin below the 1e16 where it fails), x is returned with its eigenvalues floored at 1e-12
 // times the largest (SPD::project), a function of the computed x alone, so
 // that no error depends on the data. A draw with a log-eigenvalue beyond
 // +-650 is an error, decided on r alone: with eta's eigenvalues within
