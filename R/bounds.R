@@ -701,10 +701,10 @@ bounds_coarse_plan <- function(M, spec, region, n, eps, call) {
 }
 
 # Run the coarse location stage: the coarse private mean, as a set.
-bounds_coarse_stage <- function(M, X, plan, eps_factor = 1) {
+bounds_coarse_stage <- function(M, X, plan, eps_factor = 1, control = NULL) {
   co <- plan$coarse
   rel <- dp_frechet_mean(M, X, epsilon = eps_factor * plan$eps_location, radius = co$radius, center = co$like,
-                         mechanism = co$mechanism, outside = "clip")
+                         mechanism = co$mechanism, outside = "clip", control = control)
   P <- as_points(M, rel$estimate, "center")
   P$arg <- "center"
   # the Laplace law is not confined to the ball: move the coarse centre into

@@ -168,7 +168,9 @@
 #' @param bound The sensitivity bound, as in
 #'   [sensitivity_geodesic_regression()].
 #' @param control `NULL` (the default) for the public default chain,
-#'   \eqn{250 + 25D}{250 + 25D} burn-in steps and as many after, or settings from
+#'   \eqn{(250 + 25D) k}{(250 + 25D) k} burn-in steps and as many after, with
+#'   \eqn{k = \min(20, \lceil 200/n \rceil)}{k = min(20, ceiling(200 / n))}
+#'   (see [mcmc_control()]), or settings from
 #'   [mcmc_control()]: the draw is the state after `burn_in + n_iter` steps;
 #'   `adapt` and `target_accept` tune the local steps during burn-in. `init`
 #'   and `resume` are refused (the chain starts at its public start).
@@ -265,7 +267,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   if (scheme == "joint") {
     sigma <- 2 * sens[["joint"]] / epsilon
     if (!is.finite(sigma)) abort(sprintf("`epsilon` = %s is too small: sigma = 2 Delta / epsilon overflows", format(epsilon)), call)
-    ctl <- kng_chain_control(control, 2L * M$dim, call)
+    ctl <- kng_chain_control(control, 2L * M$dim, n, call)
     # The data enter only here, through the mechanism's target.
     res <- kng_chain_draw(M, S, U, sigma, tau, C$x, radius, tau_m, ctl, diagnostics, call)
     last <- list(p = res$p, V = res$V)
@@ -276,7 +278,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
     # the footpoint's block with the fitted shooting vector carried along,
     # then the shooting vector's block at the drawn footpoint; each block by
     # the KNG chain on its own coordinates (d of them), of the public length.
-    ctl <- kng_chain_control(control, M$dim, call)
+    ctl <- kng_chain_control(control, M$dim, n, call)
     sigma <- c(footpoint = sens[["footpoint"]] / (split * epsilon),
                shooting = sens[["shooting"]] / ((1 - split) * epsilon))
     if (!all(is.finite(sigma))) abort(sprintf("`epsilon` = %s is too small: sigma overflows", format(epsilon)), call)
@@ -852,7 +854,7 @@ linear_release_core <- function(X, y, R, epsilon, tau, beta_max, control, diagno
   sens <- regression_sensitivity(E1, n, tau, beta_max, "poster", m = m, call = call)
   sigma <- 2 * sens[["joint"]] / epsilon
   if (!is.finite(sigma)) abort(sprintf("`epsilon` = %s is too small: sigma = 2 Delta / epsilon overflows", format(epsilon)), call)
-  ctl <- kng_chain_control(control, m + 1L, call)
+  ctl <- kng_chain_control(control, m + 1L, n, call)
   S <- list(x = as.double(y), n = n, by_row = TRUE)
   check_squares_representable(E1, S, list(tau = tau, beta_max = beta_max), call, "the response")
   storage.mode(U) <- "double"

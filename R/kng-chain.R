@@ -3,19 +3,24 @@
 # dp_frechet_mean(mechanism = "kng") off the Euclidean exact path.
 
 # The default length of a release's chain: a function of the parameter's
-# dimension D only (public), enough for the conformance matrix of
-# bench/mcmc-conformance.R.
-kng_chain_length <- function(D) {
-  half <- as.integer(250L + 25L * D)
+# dimension D and the sample size n only (both public). Below n = 200 the
+# target is less concentrated, the linearised law proposes less well and a
+# step costs less, so the chain is lengthened to the work of a chain on 200
+# points (at most 20x): (250 + 25 D) * min(20, ceiling(200 / n)) steps of
+# burn-in and as many after. Checked by the conformance matrix of
+# bench/mcmc-conformance.R (kendall(8) at n = 20 needs about 4x to 10x).
+kng_chain_factor <- function(n) as.integer(min(20, max(1, ceiling(200 / n))))
+kng_chain_length <- function(D, n) {
+  half <- as.integer((250L + 25L * D) * kng_chain_factor(n))
   list(burn_in = half, n_iter = half)
 }
 
 # The chain's settings: `control` from mcmc_control(), or NULL for the public
 # defaults. init and resume are refused: a release's chain starts at its
 # public start, and a resumed chain would carry a state drawn from the data.
-kng_chain_control <- function(control, D, call, allow_init = FALSE) {
+kng_chain_control <- function(control, D, n, call, allow_init = FALSE) {
   if (is.null(control)) {
-    len <- kng_chain_length(D)
+    len <- kng_chain_length(D, n)
     return(list(burn_in = len$burn_in, n_iter = len$n_iter, adapt = TRUE, target_accept = 0.3,
                 verbose = interactive(), default = TRUE))
   }

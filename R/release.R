@@ -178,7 +178,8 @@
 #' @param control `NULL` (the default) or settings from [mcmc_control()]: for
 #'   `method = "mh"` and the spd log-eigenvalue chain, the random-walk chain;
 #'   for the K-norm gradient mechanism off Euclidean space, the length of its
-#'   chain (by default \eqn{250 + 25d}{250 + 25d} burn-in steps and as many after) and
+#'   chain (by default \eqn{(250 + 25d) k}{(250 + 25d) k} burn-in steps and as
+#'   many after, \eqn{k = \min(20, \lceil 200/n \rceil)}{k = min(20, ceiling(200 / n))}: see [mcmc_control()]) and
 #'   its public start `init` (default: `center`).
 #' @param diagnostics If `TRUE` (K-norm gradient chain only: `mechanism =
 #'   "kng"` off the exact Euclidean draw), three more chains run from other
@@ -239,13 +240,13 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   outside <- arg_match(outside, c("error", "clip"), "outside", call)
   normalizer <- arg_match(normalizer, c("conservative", "footprint_free"), "normalizer", call)
   method <- arg_match(method, c("auto", "exact", "mh"), "method", call)
-  kng_ctl <- if (mechanism == "kng") kng_chain_control(control, M$dim, call, allow_init = TRUE)
-  if (is.null(control)) control <- mcmc_control()
-  check_control(control, call)
+  if (!is.null(control)) check_control(control, call)
   C <- as_points(M, center, "center", call)
   if (C$n != 1L) abort("`center` must be a single point", call)
   S <- release_points(M, X, call)
   n <- S$n
+  kng_ctl <- if (mechanism == "kng") kng_chain_control(control, M$dim, n, call, allow_init = TRUE)
+  if (is.null(control)) control <- mcmc_control()
   sens <- frechet_sensitivities(M, n, radius, call)
   check_ball_resolved(M, C, radius, call)
   if (mechanism == "gaussian") {

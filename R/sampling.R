@@ -10,8 +10,12 @@
 #' suit laws started near their footprint, as there. The K-norm gradient
 #' releases ([dp_geodesic_regression()], [dp_linear_regression()],
 #' [dp_frechet_mean()] off Euclidean space) take `control = NULL` by default:
-#' a chain of \eqn{250 + 25D}{250 + 25D} burn-in steps and as many after,
-#' \eqn{D}{D} the dimension of the released parameter, with independence
+#' a chain of \eqn{(250 + 25D) k}{(250 + 25D) k} burn-in steps and as many
+#' after, \eqn{D}{D} the dimension of the released parameter and
+#' \eqn{k = \min(20, \lceil 200/n \rceil)}{k = min(20, ceiling(200 / n))}
+#' for a sample of size \eqn{n}{n} (1 from 200 points on; below, the chain
+#' does the work of one on 200 points, because a small sample's law is
+#' wider and its linearisation proposes less well), with independence
 #' proposals from the linearised law (see [dp_geodesic_regression()]); that
 #' length is set by public quantities only and was checked to reach the law
 #' over manifolds, sample sizes from 20 to 5000, budgets from 0.5 to 20 and

@@ -43,7 +43,7 @@
 ## same fixed step (adapted once by riemdp's burn-in), both started at a state
 ## of the adapted chain; (b) riemdp's cost per step against n (where the time
 ## goes); (c) 200 releases of dp_geodesic_regression() at n = 20 on the sphere
-## with dp_geodesic_regression()'s default control (5000 + 5000) (the design of Kulkarni & Soto (2025), §4.1), scheme "joint"
+## with dp_geodesic_regression()'s default control (3500 + 3500 steps at n = 20, D = 4) (the design of Kulkarni & Soto (2025), §4.1), scheme "joint"
 ## (epsilon = 2) and scheme "paper" (epsilon = 1 + 1).
 
 suppressPackageStartupMessages(library(riemdp))

@@ -15,7 +15,7 @@ rel_L <- function(control = NULL) {
   if (!is.null(control)) args$control <- control
   conf_level_geodesic(do.call(dp_geodesic_regression, args), d$x, d$Y)
 }
-len <- riemdp:::kng_chain_length(24)
+len <- riemdp:::kng_chain_length(24, 500)
 long <- mcmc_control(burn_in = as.integer(20 * len$burn_in), n_iter = as.integer(20 * len$n_iter), verbose = FALSE)
 set.seed(9); L <- replicate(400, rel_L())
 set.seed(10); R <- replicate(50, rel_L(long))

@@ -51,7 +51,9 @@
 ##       [--n 20,500] [--epsilon 2,20] [--frac 0,0.9] [--tau-m tight,loose]
 ##       [--frechet-on sphere(2),hyperbolic(2),spd(2),kendall(8)]
 ##       [--ref-budget SECONDS] [--ref-mode pooled|final] [--ref-concentrated run|skip]
-##       [--csv PATH] [--seed S]
+##       [--csv PATH] [--seed S] [--configs FROM:TO]
+## --configs: run only these configurations of the list (numbered as in the
+## full list, so each keeps its seed S + index and its data).
 ## --quick: a small subset (8 configurations, K = 40; a few minutes today).
 ## The full matrix (2 x 3 x 3 x 3 x 2 linear, 4 x 54 geodesic, 4 x 27 Frechet
 ## configurations at K = 400) takes hours at today's speed: select with
@@ -122,10 +124,17 @@ if (quick) {
   configs <- do.call(rbind, parts)
 }
 stopifnot(nrow(configs) > 0L)
+config_range <- arg_value("--configs", NA)
+run_idx <- if (is.na(config_range)) seq_len(nrow(configs)) else {
+  r <- as.integer(strsplit(config_range, ":", fixed = TRUE)[[1L]])
+  if (length(r) == 1L) r <- c(r, r)
+  stopifnot(length(r) == 2L, !anyNA(r), r[1] >= 1L, r[2] <= nrow(configs), r[1] <= r[2])
+  r[1]:r[2]
+}
 
-## ---- long-chain control: the release's default chain for dimension D, 20x longer ----------
-long_control <- function(D, factor = 20L) {
-  len <- riemdp:::kng_chain_length(D)
+## ---- long-chain control: the release's default chain for dimension D and n points, 20x longer
+long_control <- function(D, n, factor = 20L) {
+  len <- riemdp:::kng_chain_length(D, n)
   mcmc_control(burn_in = as.integer(factor * len$burn_in), n_iter = as.integer(factor * len$n_iter), verbose = FALSE)
 }
 
@@ -194,10 +203,10 @@ run_config <- function(cf, idx) {
       }
     }
     res$ks_gamma <- conf_compare(rr$v[, "L"], conf_gamma_ref(D))[["ks_p"]]
-    long <- release(long_control(D))
+    long <- release(long_control(D, cf$n))
     long_diag <- function(j) {
       dp_linear_regression(d$formula, d$data, epsilon = eps, tau = tau, x_range = d$x_range, beta_max = d$beta_max,
-                           control = long_control(D), diagnostics = TRUE)$diagnostics
+                           control = long_control(D, cf$n), diagnostics = TRUE)$diagnostics
     }
   } else if (cf$family == "geodesic") {
     d <- conf_geodesic_data(cf$manifold, cf$n, cf$frac, tight[[cf$tau_m]])
@@ -217,10 +226,10 @@ run_config <- function(cf, idx) {
     spread <- sigma * stats::qgamma(0.999, D) / min(eigen(H, symmetric = TRUE, only.values = TRUE)$values)
     res_max <- max(riem_dist(M, riem_geodesic(M, d$p0, d$v0, d$u), d$Y))
     margin <- min(d$radius * (1 - cf$frac), d$tau_m - d$speed, d$tau - res_max, 0.5)
-    long <- release(long_control(D))
+    long <- release(long_control(D, cf$n))
     long_diag <- function(j) {
       dg <- dp_geodesic_regression(M, d$x, d$Y, epsilon = eps, tau = d$tau, tau_m = d$tau_m, x_range = d$x_range,
-                                   center = d$center, radius = d$radius, control = long_control(D),
+                                   center = d$center, radius = d$radius, control = long_control(D, cf$n),
                                    diagnostics = TRUE)$diagnostics
       if (is.null(dg$trace)) stop("the pooled reference needs the joint scheme's diagnostics")
       dg
@@ -245,10 +254,10 @@ run_config <- function(cf, idx) {
     fm <- coef(frechet_mean(M, d$X))
     spread <- sigma * stats::qgamma(0.999, D)
     margin <- min(d$radius - riem_dist(M, d$center, fm), 0.5)
-    long <- release(long_control(D))
+    long <- release(long_control(D, cf$n))
     long_diag <- function(j) {
       dp_frechet_mean(M, d$X, epsilon = eps, radius = d$radius, center = d$center, mechanism = "kng",
-                      control = long_control(D), diagnostics = TRUE)$diagnostics
+                      control = long_control(D, cf$n), diagnostics = TRUE)$diagnostics
     }
   }
   res$D <- D
@@ -312,10 +321,10 @@ run_config <- function(cf, idx) {
 ## ---- run ---------------------------------------------------------------------------------
 cat(sprintf("riemdp %s: %d configurations, K = %d releases each, long-chain reference K2 = %d (budget %s s)\n",
             utils::packageVersion("riemdp"), nrow(configs), K, K2, format(ref_budget)))
-cat("default chains: burn-in and steps after it 250 + 25 D each (riemdp:::kng_chain_length), D the parameter's dimension\n")
+cat("default chains: burn-in and steps after it (250 + 25 D) * min(20, ceiling(200 / n)) each (riemdp:::kng_chain_length), D the parameter's dimension\n")
 t_all <- proc.time()[["elapsed"]]
 rows <- list()
-for (i in seq_len(nrow(configs))) {
+for (i in run_idx) {
   cf <- configs[i, , drop = FALSE]
   row <- tryCatch(run_config(cf, i), error = function(e) {
     cat(sprintf("  configuration %d failed: %s\n", i, conditionMessage(e)))

@@ -90,8 +90,8 @@ pub_q <- list(
   ## Residuals are clipped at 0.1 rad (637 km), half the length of the Tonga
   ## trench: an event farther than that from the slab's line counts as one that far.
   tau = 0.1)
-## The release's default chain: its length is fixed by the parameter's
-## dimension (4 here), a public quantity.
+## The release's default chain: its length is fixed by public quantities,
+## the parameter's dimension (4 here) and the number of events.
 
 cat(sprintf("\nPublic bounds: epsilon = %g; depth range [%g, %g] km; centre 20 S, 175 W; radius %g degrees;\n",
             epsilon_q, pub_q$x_range[1], pub_q$x_range[2], pub_q$radius * 180 / pi))

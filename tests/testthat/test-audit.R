@@ -250,7 +250,7 @@ lin_audit <- function(S, th1, th2) {
 }
 
 lin_eps <- 0.3
-lin_N <- 700  # releases per dataset and variant (~9 ms each with today's default chain)
+lin_N <- 700  # releases per dataset and variant (~10 ms each: at n = 12 the default chain is 17x its base length)
 
 test_that("linear audit: the adjacent datasets are worst case, sigma = 2 Delta/epsilon, the exact loss is within epsilon", {
   S <- lin_setup()

@@ -451,7 +451,7 @@ audit_s_law <- function(y, sigma, n_grid = 40001) {
 # (R/kng-chain.R) from the public (0, 0).
 audit_releases <- function(y, sigma, N, control = audit_control) {
   S <- riemdp:::as_points(E1, matrix(y), "Y")
-  ctl <- riemdp:::kng_chain_control(control, 2L, NULL)
+  ctl <- riemdp:::kng_chain_control(control, 2L, length(y), NULL)
   ctl$verbose <- FALSE
   u <- matrix(audit_u)
   vapply(seq_len(N), function(i) {
@@ -603,7 +603,7 @@ test_that("a release is the chain's state from the public start, reproducible wi
   expect_identical(coef(b2), coef(a))
   # the release is the draw of the core chain (as the audit calls it), after post-processing
   set.seed(42)
-  ctl <- riemdp:::kng_chain_control(NULL, 4L, NULL)  # the releases' default for D = 4
+  ctl <- riemdp:::kng_chain_control(NULL, 4L, n, NULL)  # the releases' default for D = 4 and n points
   ctl$verbose <- FALSE
   sens <- sensitivity_geodesic_regression(S2, n, 0.2, 1)
   ch <- riemdp:::kng_chain_draw(S2, riemdp:::as_points(S2, Y, "Y"), matrix((x - 10) / 10), 2 * sens[["joint"]] / 2, 0.2,

@@ -99,11 +99,36 @@ test_that("KNG regression releases reproduce under set.seed(), with or without a
   expect_identical(a$shooting, b$shooting)
   expect_identical(a$sampler, "kng-chain")
   expect_identical(unname(unlist(a$control[c("burn_in", "n_iter")])), c(300L, 300L))
-  # the default length is public: a function of the dimension only
+  # the default length is public: (250 + 25 D) k, k = min(20, ceiling(200 / n)); D = 4, n = 40: k = 5
   d <- dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1), center = c(0, 0, 1),
                               radius = 0.5)
-  expect_identical(c(d$control$burn_in, d$control$n_iter), c(350L, 350L))
-  expect_match(paste(format(d$guarantee), riemdp:::regression_guarantee_sentence(d)), "700 steps")
+  expect_identical(c(d$control$burn_in, d$control$n_iter), c(1750L, 1750L))
+  expect_match(paste(format(d$guarantee), riemdp:::regression_guarantee_sentence(d)), "3500 steps")
+  # other data of the same size: the same length
+  d2 <- dp_geodesic_regression(S2, x, Y[40:1, ], epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1),
+                               center = c(0, 0, 1), radius = 0.5)
+  expect_identical(d2$control, d$control)
+})
+
+test_that("the default chain length grows as the public n shrinks below 200, at most 20x", {
+  len <- function(D, n) unlist(riemdp:::kng_chain_length(D, n))
+  expect_identical(len(4L, 5000L), c(burn_in = 350L, n_iter = 350L))
+  expect_identical(len(4L, 200L), c(burn_in = 350L, n_iter = 350L))
+  expect_identical(len(4L, 199L), c(burn_in = 700L, n_iter = 700L))
+  expect_identical(len(24L, 144L), c(burn_in = 1700L, n_iter = 1700L))   # the rats: k = 2
+  expect_identical(len(48L, 20L), c(burn_in = 14500L, n_iter = 14500L))  # kendall(8) at n = 20: k = 10
+  expect_identical(len(3L, 12L), c(burn_in = 5525L, n_iter = 5525L))     # k = 17
+  expect_identical(len(2L, 10L), len(2L, 1L))                             # k = 20 from n = 10 down
+  expect_identical(len(2L, 1L), c(burn_in = 6000L, n_iter = 6000L))
+  expect_identical(riemdp:::kng_chain_factor(.Machine$integer.max), 1L)
+  # every release takes it: linear (D = m + 1) and the Frechet KNG (D = dim)
+  set.seed(1)
+  cars12 <- cars[1:12, ]
+  lin <- dp_linear_regression(dist ~ speed, cars12, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200)
+  expect_identical(lin$control$burn_in, len(2L, 12L)[["burn_in"]])
+  fr <- dp_frechet_mean(S2 <- manifold_sphere(2), rbind(c(0, 0, 1), c(0, 0.1, sqrt(0.99))), epsilon = 1, radius = 0.3,
+                        center = c(0, 0, 1), mechanism = "kng")
+  expect_identical(fr$control$n_iter, len(2L, 2L)[["n_iter"]])
 })
 
 test_that("a release's chain refuses a start from mcmc_control(init =)", {

@@ -132,7 +132,10 @@ test_that("scheme = \"paper\": the shooting block leaves its start v = 0", {
     sqrt(sum(r$shooting^2))
   }, times = 100L, seed = 5L, use_future = FALSE, verbose = FALSE, simplify = TRUE)
   expect_identical(sum(speed < 1e-6), 0L)
-  expect_gt(min(speed), 0.5)
+  # the law's speeds centre on the design's |zeta| = 1, with a thin tail
+  # towards 0 (about 0.5% below 0.5 in 300 releases of chains 1x to 20x long)
+  expect_gt(median(speed), 0.9)
+  expect_lte(sum(speed < 0.5), 3L)
 })
 
 test_that("the level test flags stuck releases against a small empirical reference", {
@@ -163,7 +166,7 @@ test_that("the Frechet KNG on the sphere reaches its diffuse law (against pooled
                     control = control, diagnostics = diagnostics)
   L <- dp_replicate(function(i) conf_level_frechet(rel_of(), d$X), times = 400L, seed = 502L,
                     use_future = FALSE, verbose = FALSE, simplify = TRUE)
-  len <- riemdp:::kng_chain_length(2L)
+  len <- riemdp:::kng_chain_length(2L, 20L)
   long <- mcmc_control(burn_in = 20L * len$burn_in, n_iter = 20L * len$n_iter, verbose = FALSE)
   set.seed(503)
   diags <- lapply(1:2, function(j) rel_of(long, TRUE)$diagnostics)

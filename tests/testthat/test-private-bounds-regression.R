@@ -241,14 +241,17 @@ test_that("set.seed() reproduces; bounds = NULL leaves releases bit-identical", 
   set.seed(7); b <- dp_geodesic_regression(d$S2, d$x, d$Y, epsilon = 1, bounds = spec)
   expect_identical(a$footpoint, b$footpoint)
   expect_identical(a[c("tau", "tau_m", "x_range", "radius", "center")], b[c("tau", "tau_m", "x_range", "radius", "center")])
-  # reference values from the package before the route existed
+  # reference values from the package before the route existed (the chains
+  # at the length the default had then: 350 + 350 steps for D = 4, 325 + 325 for D = 3)
   S2 <- manifold_sphere(2)
   set.seed(31); x <- stats::runif(60)
   Y <- riem_project(S2, riem_geodesic(S2, c(0, 0, 1), c(0.3, 0.2, 0), x) + matrix(stats::rnorm(180, sd = 0.02), 60))
   set.seed(32); g <- dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1),
-                                            center = c(0, 0, 1), radius = 0.5, bounds = NULL)
+                                            center = c(0, 0, 1), radius = 0.5, bounds = NULL,
+                                            control = mcmc_control(burn_in = 350, n_iter = 350, verbose = FALSE))
   set.seed(33); l <- dp_linear_regression(mpg ~ wt + hp, mtcars, epsilon = 1, tau = 5,
-                                          x_range = list(wt = c(1, 6), hp = c(50, 350)), beta_max = 50)
+                                          x_range = list(wt = c(1, 6), hp = c(50, 350)), beta_max = 50,
+                                          control = mcmc_control(burn_in = 325, n_iter = 325, verbose = FALSE))
   expect_identical(unname(c(g$footpoint, g$shooting, coef(l))),
                    c(0.24051847706035565, -0.29388898489316129, 0.92508384849754799,
                      -0.17614037905918475, 0.79054818688864614, 0.29694434760711352,

@@ -63,17 +63,18 @@ public <- list(epsilon_joint = 2, epsilon_paper = c(footpoint = 1, shooting = 1)
                tau = 0.1, tau_m = 2 * zeta_length, x_range = c(0, 1), center = q0, radius = 0.25)
 
 ## Both schemes of the package use the release's default chain (control =
-## NULL: 250 + 25 D burn-in steps and as many after; D = 4 for the joint
-## release on S^2, 350 + 350 steps; D = 2 for each of the two blocks of
-## scheme = "paper", 300 + 300 steps per block). A chain ten times as long
-## (long_control()) checks that the default has reached the law, for both
-## schemes at n = 20 and at n = 50. (An earlier version of the package's
-## sampler could leave the shooting block of scheme = "paper" at its start
-## v = 0; the check at n = 50 counts releases with |v| < 1e-6 and stops if
-## there are any.)
-default_iterations <- c(joint = 2L * (250L + 25L * 4L), paper = 2L * 2L * (250L + 25L * 2L))
-long_control <- function(scheme) {
-  half <- 10L * (250L + 25L * (if (scheme == "joint") 4L else 2L))
+## NULL: (250 + 25 D) k burn-in steps and as many after, k = min(20,
+## ceiling(200 / n)); D = 4 for the joint release on S^2, D = 2 for each of
+## the two blocks of scheme = "paper"; at n = 20, k = 10). A chain ten times
+## as long (long_control()) checks that the default has reached the law, for
+## both schemes at n = 20 and at n = 50. (An earlier version of the
+## package's sampler could leave the shooting block of scheme = "paper" at
+## its start v = 0; the check at n = 50 counts releases with |v| < 1e-6 and
+## stops if there are any.)
+chain_half <- function(scheme, n) riemdp:::kng_chain_length(if (scheme == "joint") 4L else 2L, n)$burn_in
+default_steps <- function(n) c(joint = 2L * chain_half("joint", n), paper = 2L * 2L * chain_half("paper", n))
+long_control <- function(scheme, n) {
+  half <- 10L * chain_half(scheme, n)
   mcmc_control(burn_in = half, n_iter = half)
 }
 
@@ -116,7 +117,7 @@ fit20 <- geodesic_regression(S2, d20$x, d20$Y)
 fit20_mae <- mae(d20, fit20$footpoint, fit20$shooting)
 main <- list()
 for (scheme in c("paper", "joint")) for (chain in c("default", "10x")) {
-  control <- if (chain == "default") NULL else long_control(scheme)
+  control <- if (chain == "default") NULL else long_control(scheme, n_main)
   # one seed per (scheme, chain)
   sc <- t(dp_replicate(function(i) score(d20, fit20, release(d20, scheme, control)),
                        times = n_rel, simplify = TRUE,
@@ -438,7 +439,7 @@ for (n in ns) {
   }
   # one seed per scheme and chain: 2025500 + (10x) (joint), 2025600 + (10x) (paper)
   if (n == n_check) for (scheme in c("joint", "paper")) for (chain in c("default", "10x")) {
-    control <- if (chain == "default") NULL else long_control(scheme)
+    control <- if (chain == "default") NULL else long_control(scheme, n)
     sc <- t(dp_replicate(function(i) score(d, f, release(d, scheme, control)), times = n_check_rel,
                          seed = (if (scheme == "joint") 2025500L else 2025600L) + (chain == "10x"), simplify = TRUE))
     chain_check[[paste(scheme, chain)]] <- data.frame(n = n, scheme = scheme, chain = chain,
@@ -473,8 +474,9 @@ if (any(chain_check_summary$at_zero > 0))
 out <- list(
   settings = list(q0 = q0, zeta = zeta, zeta_length = zeta_length, noise_var = noise_var,
                   public = public, n_main = n_main, n_rel = n_rel, n_pairs = n_pairs, ns = ns,
-                  n_rep6 = n_rep6, n_check = n_check, n_check_rel = n_check_rel, default_iterations = default_iterations,
-                  long_iterations = 10L * default_iterations,
+                  n_rep6 = n_rep6, n_check = n_check, n_check_rel = n_check_rel, default_iterations = default_steps(n_main),
+                  long_iterations = 10L * default_steps(n_main),
+                  default_iterations_by_n = t(vapply(ns, default_steps, integer(2))),
                   seed = 2025L, riemdp = as.character(utils::packageVersion("riemdp")),
                   R = R.version.string, date = format(Sys.Date()), runtime_s = NA_real_),
   data20 = d20, fit20 = list(footpoint = as.double(fit20$footpoint), shooting = as.double(fit20$shooting),
