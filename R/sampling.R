@@ -14,8 +14,10 @@
 #' after, \eqn{D}{D} the dimension of the released parameter and
 #' \eqn{k = \min(20, \lceil 200/n \rceil)}{k = min(20, ceiling(200 / n))}
 #' for a sample of size \eqn{n}{n} (1 from 200 points on; below, the chain
-#' does the work of one on 200 points, because a small sample's law is
-#' wider and its linearisation proposes less well), with independence
+#' does the work of one on 200 points, up to 20 times the base length,
+#' because a small sample's law is wider and its linearisation proposes
+#' less well: at \eqn{n = 20}{n = 20} and \eqn{\epsilon = 20}{epsilon = 20}
+#' on Kendall's shape space the base length was measurably short), with independence
 #' proposals from the linearised law (see [dp_geodesic_regression()]); that
 #' length is set by public quantities only and was checked to reach the law
 #' over manifolds, sample sizes from 20 to 5000, budgets from 0.5 to 20 and
