@@ -6,7 +6,7 @@
 ##     Rscript bench/regression.R
 ## Uses base R (system.time / proc.time); data are fixed by set.seed() (and
 ## shapes::rats). 'GeodRegr' is installed here from the configured repository
-## if missing (into the first writable library, else the user library); its
+## if missing (into a private bench library, see bench/ensure-package.R); its
 ## comparison is skipped if that fails. 'shapes' (Suggests) is needed for the
 ## rats data; that part is skipped without it.
 ##
