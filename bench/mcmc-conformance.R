@@ -290,6 +290,9 @@ run_config <- function(cf, idx) {
         ref_L <- pl$v
         res$reference <- "pooled"
       }
+    } else {
+      cat(sprintf("  configuration %d: no pooled reference (two calls of four long chains need about %.0f s; --ref-budget is %s)\n",
+                  idx, 2 * 4 * 40 * rr$secs, format(ref_budget)))
     }
   } else if (k2 >= 10L) {
     lr <- replicate_levels(long, k2, seed + 1e6)
