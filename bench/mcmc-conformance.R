@@ -280,7 +280,8 @@ run_config <- function(cf, idx) {
     long_diag <- NULL
   }
   if (ref_mode == "pooled" && !is.null(long_diag)) {
-    if (2 * 4 * 40 * rr$secs <= ref_budget) {
+    pooled_need <- 2 * 4 * 40 * rr$secs   # two calls of four chains, each 20x a release both sides
+    if (pooled_need <= ref_budget) {
       pl <- pooled_levels(long_diag, K2, ref_budget, seed + 1e6)
       res$K2 <- length(pl$v)
       res$s_ref <- pl$secs
@@ -292,7 +293,7 @@ run_config <- function(cf, idx) {
       }
     } else {
       cat(sprintf("  configuration %d: no pooled reference (two calls of four long chains need about %.0f s; --ref-budget is %s)\n",
-                  idx, 2 * 4 * 40 * rr$secs, format(ref_budget)))
+                  idx, pooled_need, format(ref_budget)))
     }
   } else if (k2 >= 10L) {
     lr <- replicate_levels(long, k2, seed + 1e6)
