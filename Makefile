@@ -5,8 +5,9 @@
 #                  that vignette("riemdp") works; INSTALL_ARGS=--library=DIR
 #   make demo      private geodesic regression on real data (Tonga quakes, rat
 #                  skulls) -> demo-output/*.png; RIEMDP_DEMO_FAST=1 for a short run
-#   make check     R CMD build + R CMD check; fails on ERROR/WARNING or failing
-#                  tests; always ends with `tests: N passed, M failed`
+#   make check     the include guard (tools/check-includes.R), R CMD build + R CMD
+#                  check; fails on ERROR/WARNING or failing tests; always ends with
+#                  `tests: N passed, M failed`
 #   make site      reference site with pkgdown -> docs/index.html, offline (installs
 #                  pkgdown if missing; open docs/index.html in a browser). Scripts,
 #                  styles and MathJax come from pkgdown/assets/ (tools/site-assets.sh),
@@ -63,6 +64,8 @@ demo: install
 
 check: deps
 	@rm -rf $(CHECKDIR) && mkdir -p $(CHECKDIR)
+	@echo "==> tools/check-includes.R (each translation unit reads only what it uses)"
+	@$(RSCRIPT) tools/check-includes.R src
 	@cd $(CHECKDIR) && \
 	  echo "==> R CMD build $(BUILD_ARGS)" && \
 	  MAKEFLAGS=-j$(JOBS) $(R) CMD build $(BUILD_ARGS) "$(CURDIR)" && \

@@ -4,7 +4,7 @@
 #' [manifold_hyperbolic()], [manifold_spd()], [manifold_kendall()]), the
 #' verbs that act on them ([riem_exp()], [riem_log()], [riem_dist()],
 #' [riem_transport()], ...), and estimators such as [frechet_mean()].
-#' The numerical core is header-only C++17 with Eigen.
+#' The numerical core is C++17 with Eigen, free of R headers.
 #'
 #' @section Options:
 #' `riemdp.tol` (default `1e-8`): the relative tolerance within which points

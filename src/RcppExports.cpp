@@ -11,6 +11,129 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// gdp_eps_max_cpp
+double gdp_eps_max_cpp(std::string type, int d, double Delta, double sigma, bool paper);
+RcppExport SEXP _riemdp_gdp_eps_max_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP paperSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< double >::type Delta(DeltaSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< bool >::type paper(paperSEXP);
+    rcpp_result_gen = Rcpp::wrap(gdp_eps_max_cpp(type, d, Delta, sigma, paper));
+    return rcpp_result_gen;
+END_RCPP
+}
+// gdp_delta_cpp
+Rcpp::NumericVector gdp_delta_cpp(Rcpp::NumericVector eps, Rcpp::NumericVector mu);
+RcppExport SEXP _riemdp_gdp_delta_cpp(SEXP epsSEXP, SEXP muSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eps(epsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mu(muSEXP);
+    rcpp_result_gen = Rcpp::wrap(gdp_delta_cpp(eps, mu));
+    return rcpp_result_gen;
+END_RCPP
+}
+// gdp_div_up_cpp
+Rcpp::NumericVector gdp_div_up_cpp(Rcpp::NumericVector a, Rcpp::NumericVector b);
+RcppExport SEXP _riemdp_gdp_div_up_cpp(SEXP aSEXP, SEXP bSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type a(aSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type b(bSEXP);
+    rcpp_result_gen = Rcpp::wrap(gdp_div_up_cpp(a, b));
+    return rcpp_result_gen;
+END_RCPP
+}
+// gdp_mu_from_delta_cpp
+Rcpp::NumericVector gdp_mu_from_delta_cpp(Rcpp::NumericVector eps, Rcpp::NumericVector l, double tol);
+RcppExport SEXP _riemdp_gdp_mu_from_delta_cpp(SEXP epsSEXP, SEXP lSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eps(epsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type l(lSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(gdp_mu_from_delta_cpp(eps, l, tol));
+    return rcpp_result_gen;
+END_RCPP
+}
+// gdp_det_cpp
+Rcpp::List gdp_det_cpp(std::string type, int d, double Delta, double sigma, std::string method, bool paper, int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps);
+RcppExport SEXP _riemdp_gdp_det_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP methodSEXP, SEXP paperSEXP, SEXP n_epsSEXP, SEXP eps_maxSEXP, SEXP tolSEXP, SEXP eval_epsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< double >::type Delta(DeltaSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< std::string >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< bool >::type paper(paperSEXP);
+    Rcpp::traits::input_parameter< int >::type n_eps(n_epsSEXP);
+    Rcpp::traits::input_parameter< double >::type eps_max(eps_maxSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eval_eps(eval_epsSEXP);
+    rcpp_result_gen = Rcpp::wrap(gdp_det_cpp(type, d, Delta, sigma, method, paper, n_eps, eps_max, tol, eval_eps));
+    return rcpp_result_gen;
+END_RCPP
+}
+// gdp_mc_cpp
+Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::string method, int n, int m, int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps, bool verbose, int threads);
+RcppExport SEXP _riemdp_gdp_mc_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP methodSEXP, SEXP nSEXP, SEXP mSEXP, SEXP n_epsSEXP, SEXP eps_maxSEXP, SEXP tolSEXP, SEXP eval_epsSEXP, SEXP verboseSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< double >::type Delta(DeltaSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< std::string >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< int >::type n_eps(n_epsSEXP);
+    Rcpp::traits::input_parameter< double >::type eps_max(eps_maxSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eval_eps(eval_epsSEXP);
+    Rcpp::traits::input_parameter< bool >::type verbose(verboseSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(gdp_mc_cpp(type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps, verbose, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// gdp_losses_cpp
+Rcpp::NumericVector gdp_losses_cpp(std::string type, int d, double Delta, double sigma, int n, int threads);
+RcppExport SEXP _riemdp_gdp_losses_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP nSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< double >::type Delta(DeltaSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(gdp_losses_cpp(type, d, Delta, sigma, n, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// gdp_quadrature_profile_cpp
+Rcpp::NumericVector gdp_quadrature_profile_cpp(std::string type, int d, double Delta, double sigma, Rcpp::NumericVector eps, int nr, int nphi, int panels);
+RcppExport SEXP _riemdp_gdp_quadrature_profile_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP epsSEXP, SEXP nrSEXP, SEXP nphiSEXP, SEXP panelsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< double >::type Delta(DeltaSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eps(epsSEXP);
+    Rcpp::traits::input_parameter< int >::type nr(nrSEXP);
+    Rcpp::traits::input_parameter< int >::type nphi(nphiSEXP);
+    Rcpp::traits::input_parameter< int >::type panels(panelsSEXP);
+    rcpp_result_gen = Rcpp::wrap(gdp_quadrature_profile_cpp(type, d, Delta, sigma, eps, nr, nphi, panels));
+    return rcpp_result_gen;
+END_RCPP
+}
 // geom_exp
 Rcpp::NumericVector geom_exp(Rcpp::List M, Rcpp::List p, Rcpp::List v, bool by_row);
 RcppExport SEXP _riemdp_geom_exp(SEXP MSEXP, SEXP pSEXP, SEXP vSEXP, SEXP by_rowSEXP) {
@@ -517,129 +640,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// gdp_eps_max_cpp
-double gdp_eps_max_cpp(std::string type, int d, double Delta, double sigma, bool paper);
-RcppExport SEXP _riemdp_gdp_eps_max_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP paperSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
-    Rcpp::traits::input_parameter< int >::type d(dSEXP);
-    Rcpp::traits::input_parameter< double >::type Delta(DeltaSEXP);
-    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    Rcpp::traits::input_parameter< bool >::type paper(paperSEXP);
-    rcpp_result_gen = Rcpp::wrap(gdp_eps_max_cpp(type, d, Delta, sigma, paper));
-    return rcpp_result_gen;
-END_RCPP
-}
-// gdp_delta_cpp
-Rcpp::NumericVector gdp_delta_cpp(Rcpp::NumericVector eps, Rcpp::NumericVector mu);
-RcppExport SEXP _riemdp_gdp_delta_cpp(SEXP epsSEXP, SEXP muSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eps(epsSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mu(muSEXP);
-    rcpp_result_gen = Rcpp::wrap(gdp_delta_cpp(eps, mu));
-    return rcpp_result_gen;
-END_RCPP
-}
-// gdp_div_up_cpp
-Rcpp::NumericVector gdp_div_up_cpp(Rcpp::NumericVector a, Rcpp::NumericVector b);
-RcppExport SEXP _riemdp_gdp_div_up_cpp(SEXP aSEXP, SEXP bSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type a(aSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type b(bSEXP);
-    rcpp_result_gen = Rcpp::wrap(gdp_div_up_cpp(a, b));
-    return rcpp_result_gen;
-END_RCPP
-}
-// gdp_mu_from_delta_cpp
-Rcpp::NumericVector gdp_mu_from_delta_cpp(Rcpp::NumericVector eps, Rcpp::NumericVector l, double tol);
-RcppExport SEXP _riemdp_gdp_mu_from_delta_cpp(SEXP epsSEXP, SEXP lSEXP, SEXP tolSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eps(epsSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type l(lSEXP);
-    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
-    rcpp_result_gen = Rcpp::wrap(gdp_mu_from_delta_cpp(eps, l, tol));
-    return rcpp_result_gen;
-END_RCPP
-}
-// gdp_det_cpp
-Rcpp::List gdp_det_cpp(std::string type, int d, double Delta, double sigma, std::string method, bool paper, int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps);
-RcppExport SEXP _riemdp_gdp_det_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP methodSEXP, SEXP paperSEXP, SEXP n_epsSEXP, SEXP eps_maxSEXP, SEXP tolSEXP, SEXP eval_epsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
-    Rcpp::traits::input_parameter< int >::type d(dSEXP);
-    Rcpp::traits::input_parameter< double >::type Delta(DeltaSEXP);
-    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    Rcpp::traits::input_parameter< std::string >::type method(methodSEXP);
-    Rcpp::traits::input_parameter< bool >::type paper(paperSEXP);
-    Rcpp::traits::input_parameter< int >::type n_eps(n_epsSEXP);
-    Rcpp::traits::input_parameter< double >::type eps_max(eps_maxSEXP);
-    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eval_eps(eval_epsSEXP);
-    rcpp_result_gen = Rcpp::wrap(gdp_det_cpp(type, d, Delta, sigma, method, paper, n_eps, eps_max, tol, eval_eps));
-    return rcpp_result_gen;
-END_RCPP
-}
-// gdp_mc_cpp
-Rcpp::List gdp_mc_cpp(std::string type, int d, double Delta, double sigma, std::string method, int n, int m, int n_eps, double eps_max, double tol, Rcpp::NumericVector eval_eps, bool verbose, int threads);
-RcppExport SEXP _riemdp_gdp_mc_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP methodSEXP, SEXP nSEXP, SEXP mSEXP, SEXP n_epsSEXP, SEXP eps_maxSEXP, SEXP tolSEXP, SEXP eval_epsSEXP, SEXP verboseSEXP, SEXP threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
-    Rcpp::traits::input_parameter< int >::type d(dSEXP);
-    Rcpp::traits::input_parameter< double >::type Delta(DeltaSEXP);
-    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    Rcpp::traits::input_parameter< std::string >::type method(methodSEXP);
-    Rcpp::traits::input_parameter< int >::type n(nSEXP);
-    Rcpp::traits::input_parameter< int >::type m(mSEXP);
-    Rcpp::traits::input_parameter< int >::type n_eps(n_epsSEXP);
-    Rcpp::traits::input_parameter< double >::type eps_max(eps_maxSEXP);
-    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eval_eps(eval_epsSEXP);
-    Rcpp::traits::input_parameter< bool >::type verbose(verboseSEXP);
-    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(gdp_mc_cpp(type, d, Delta, sigma, method, n, m, n_eps, eps_max, tol, eval_eps, verbose, threads));
-    return rcpp_result_gen;
-END_RCPP
-}
-// gdp_losses_cpp
-Rcpp::NumericVector gdp_losses_cpp(std::string type, int d, double Delta, double sigma, int n, int threads);
-RcppExport SEXP _riemdp_gdp_losses_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP nSEXP, SEXP threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
-    Rcpp::traits::input_parameter< int >::type d(dSEXP);
-    Rcpp::traits::input_parameter< double >::type Delta(DeltaSEXP);
-    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    Rcpp::traits::input_parameter< int >::type n(nSEXP);
-    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(gdp_losses_cpp(type, d, Delta, sigma, n, threads));
-    return rcpp_result_gen;
-END_RCPP
-}
-// gdp_quadrature_profile_cpp
-Rcpp::NumericVector gdp_quadrature_profile_cpp(std::string type, int d, double Delta, double sigma, Rcpp::NumericVector eps, int nr, int nphi, int panels);
-RcppExport SEXP _riemdp_gdp_quadrature_profile_cpp(SEXP typeSEXP, SEXP dSEXP, SEXP DeltaSEXP, SEXP sigmaSEXP, SEXP epsSEXP, SEXP nrSEXP, SEXP nphiSEXP, SEXP panelsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
-    Rcpp::traits::input_parameter< int >::type d(dSEXP);
-    Rcpp::traits::input_parameter< double >::type Delta(DeltaSEXP);
-    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type eps(epsSEXP);
-    Rcpp::traits::input_parameter< int >::type nr(nrSEXP);
-    Rcpp::traits::input_parameter< int >::type nphi(nphiSEXP);
-    Rcpp::traits::input_parameter< int >::type panels(panelsSEXP);
-    rcpp_result_gen = Rcpp::wrap(gdp_quadrature_profile_cpp(type, d, Delta, sigma, eps, nr, nphi, panels));
-    return rcpp_result_gen;
-END_RCPP
-}
 // stat_frechet_mean
 Rcpp::List stat_frechet_mean(Rcpp::List M, Rcpp::List X, Rcpp::List init, int max_iter, double tol, Rcpp::Nullable<Rcpp::NumericVector> weights);
 RcppExport SEXP _riemdp_stat_frechet_mean(SEXP MSEXP, SEXP XSEXP, SEXP initSEXP, SEXP max_iterSEXP, SEXP tolSEXP, SEXP weightsSEXP) {
@@ -721,6 +721,14 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_riemdp_gdp_eps_max_cpp", (DL_FUNC) &_riemdp_gdp_eps_max_cpp, 5},
+    {"_riemdp_gdp_delta_cpp", (DL_FUNC) &_riemdp_gdp_delta_cpp, 2},
+    {"_riemdp_gdp_div_up_cpp", (DL_FUNC) &_riemdp_gdp_div_up_cpp, 2},
+    {"_riemdp_gdp_mu_from_delta_cpp", (DL_FUNC) &_riemdp_gdp_mu_from_delta_cpp, 3},
+    {"_riemdp_gdp_det_cpp", (DL_FUNC) &_riemdp_gdp_det_cpp, 10},
+    {"_riemdp_gdp_mc_cpp", (DL_FUNC) &_riemdp_gdp_mc_cpp, 13},
+    {"_riemdp_gdp_losses_cpp", (DL_FUNC) &_riemdp_gdp_losses_cpp, 6},
+    {"_riemdp_gdp_quadrature_profile_cpp", (DL_FUNC) &_riemdp_gdp_quadrature_profile_cpp, 8},
     {"_riemdp_geom_exp", (DL_FUNC) &_riemdp_geom_exp, 4},
     {"_riemdp_geom_log", (DL_FUNC) &_riemdp_geom_log, 4},
     {"_riemdp_geom_dist", (DL_FUNC) &_riemdp_geom_dist, 3},
@@ -758,14 +766,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_samp_mh_regression", (DL_FUNC) &_riemdp_samp_mh_regression, 16},
     {"_riemdp_samp_kng_chain", (DL_FUNC) &_riemdp_samp_kng_chain, 15},
     {"_riemdp_priv_regression_sensitivity", (DL_FUNC) &_riemdp_priv_regression_sensitivity, 5},
-    {"_riemdp_gdp_eps_max_cpp", (DL_FUNC) &_riemdp_gdp_eps_max_cpp, 5},
-    {"_riemdp_gdp_delta_cpp", (DL_FUNC) &_riemdp_gdp_delta_cpp, 2},
-    {"_riemdp_gdp_div_up_cpp", (DL_FUNC) &_riemdp_gdp_div_up_cpp, 2},
-    {"_riemdp_gdp_mu_from_delta_cpp", (DL_FUNC) &_riemdp_gdp_mu_from_delta_cpp, 3},
-    {"_riemdp_gdp_det_cpp", (DL_FUNC) &_riemdp_gdp_det_cpp, 10},
-    {"_riemdp_gdp_mc_cpp", (DL_FUNC) &_riemdp_gdp_mc_cpp, 13},
-    {"_riemdp_gdp_losses_cpp", (DL_FUNC) &_riemdp_gdp_losses_cpp, 6},
-    {"_riemdp_gdp_quadrature_profile_cpp", (DL_FUNC) &_riemdp_gdp_quadrature_profile_cpp, 8},
     {"_riemdp_stat_frechet_mean", (DL_FUNC) &_riemdp_stat_frechet_mean, 6},
     {"_riemdp_stat_frechet_median", (DL_FUNC) &_riemdp_stat_frechet_median, 6},
     {"_riemdp_stat_geodesic_regression", (DL_FUNC) &_riemdp_stat_geodesic_regression, 11},

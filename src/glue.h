@@ -1,4 +1,6 @@
-// Glue between R and the core: manifold factory, point-set conversion.
+// Glue between R and the core: the manifold of an R list, point-set conversion,
+// the R RNG adaptor and interrupts. Light on purpose: it includes the manifold
+// interface only, so that a glue file compiles what it uses and no more.
 // R validates every argument before it reaches here (R/checks.R, R/convert.R).
 #ifndef RIEMDP_GLUE_H
 #define RIEMDP_GLUE_H
@@ -7,23 +9,24 @@
 
 #include <array>
 #include <memory>
+#include <string>
 #include <tuple>
 
-#include "riemdp/parallel.h"
-#include "riemdp/riemdp.h"
+#include "riemdp/geometry/factory.h"
+#include "riemdp/geometry/manifold.h"
+#include "riemdp/interrupt.h"
+#include "riemdp/numerics.h"
+#include "riemdp/sampling/rng.h"
 
 namespace glue {
 
 using namespace riemdp;
 
+// The manifold of an R manifold list (riemdp::make_manifold, the factory).
 inline std::unique_ptr<Manifold> make_manifold(const Rcpp::List& M) {
   const std::string type = Rcpp::as<std::string>(M["type"]);
-  if (type == "euclidean") return std::make_unique<Euclidean>(Rcpp::as<int>(M["d"]));
-  if (type == "sphere") return std::make_unique<Sphere>(Rcpp::as<int>(M["d"]));
-  if (type == "hyperbolic") return std::make_unique<Hyperbolic>(Rcpp::as<int>(M["d"]));
-  if (type == "spd") return std::make_unique<SPD>(Rcpp::as<int>(M["k"]));
-  if (type == "kendall") return std::make_unique<Kendall>(Rcpp::as<int>(M["k"]));
-  throw std::invalid_argument("unknown manifold type '" + type + "'");
+  const bool by_k = type == "spd" || type == "kendall";
+  return riemdp::make_manifold(type, Rcpp::as<int>(M[by_k ? "k" : "d"]));
 }
 
 // A set of n points of length D built by R as list(x, n, by_row): by_row means
@@ -123,27 +126,6 @@ auto interruptible(F f) -> decltype(f()) {
     throw Rcpp::internal::InterruptedException();
   }
 }
-
-// A cli progress bar over the core's counted loops (riemdp::ProgressScope)
-// for one call, shown only when `verbose` (and then only after cli's
-// cli.progress_show_after, 2 s by default). `total` is the public number of
-// units (chain iterations, draws). RAII: the bar is terminated on every path,
-// errors and interrupts included. Construct before interruptible(). cli's C
-// API is used in src/progress.cpp only.
-class ProgressBar {
- public:
-  ProgressBar(bool verbose, double total, const char* name);
-  ~ProgressBar();
-  // Terminates the bar on the normal path (R conditions as usual).
-  void finish();
-  ProgressBar(const ProgressBar&) = delete;
-  ProgressBar& operator=(const ProgressBar&) = delete;
-
- private:
-  SEXP bar_ = R_NilValue;
-  std::unique_ptr<riemdp::ProgressScope> scope_;
-  static void show(void* self, double done);
-};
 
 }  // namespace glue
 

@@ -4,7 +4,7 @@
 // crosses C++ frames: redraws through Rcpp::unwindProtect (an interrupt or
 // error there unwinds the C++ stack and then continues in R), the final
 // cleanup on an error path through R_ToplevelExec.
-#include "glue.h"
+#include "progress.h"
 
 #include <cli/progress.h>
 

@@ -1,5 +1,8 @@
 // Rcpp exports for the geometry verbs: convert, call the core, return.
 #include "glue.h"
+#include "riemdp/geometry/sphere_kernels.h"
+#include "riemdp/lanes.h"
+#include "riemdp/parallel.h"
 
 using namespace glue;
 

@@ -1,5 +1,8 @@
 // Rcpp exports for the estimators.
 #include "glue.h"
+#include "riemdp/statistics/frechet.h"
+#include "riemdp/statistics/median.h"
+#include "riemdp/statistics/regression.h"
 
 using namespace glue;
 

@@ -3,7 +3,7 @@
 #ifndef RIEMDP_NUMERICS_H
 #define RIEMDP_NUMERICS_H
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -84,22 +84,6 @@ inline std::string fmt(double x) {
   return os.str();
 }
 
-// f(A) = U f(Lambda) U^T for a symmetric matrix A (symmetric eigensolver only).
-template <class F>
-inline Mat sym_fun(const Mat& A, F f) {
-  Eigen::SelfAdjointEigenSolver<Mat> es(A);
-  if (es.info() != Eigen::Success) throw domain_error("symmetric eigendecomposition failed");
-  Vec lam = es.eigenvalues().unaryExpr(f);
-  return es.eigenvectors() * lam.asDiagonal() * es.eigenvectors().transpose();
-}
-
-// Eigendecomposition of a symmetric matrix into es (an
-// Eigen::SelfAdjointEigenSolver of A's type): Eigen's closed form for fixed
-// 2 x 2 matrices (computeDirect: shifted by the mean eigenvalue and scaled;
-// eigenvalues within 4e-16 |A| on matrices of condition up to 1e12, as the
-// iterative solver's 7e-16, at a third of its time), the iterative solver
-// otherwise (Eigen's closed form for 3 x 3 loses accuracy on ill-conditioned
-// matrices).
 template <class Solver, class MatK>
 inline void sym_eigen(Solver& es, const MatK& A) {
   if constexpr (MatK::RowsAtCompileTime == 2 && MatK::ColsAtCompileTime == 2) es.computeDirect(A);

@@ -32,7 +32,7 @@ class Hyperbolic : public Manifold {
 
   // Largest x_0 whose square is finite (about 355 from the origin): beyond it
   // the hyperboloid cannot be checked or used in double precision.
-  static double x0_max() { return std::sqrt(std::numeric_limits<double>::max()); }
+  static double x0_max();
 
   // The spatial part x_s (of compile-time size on fixed-size vectors).
   template <class X>
@@ -50,10 +50,7 @@ class Hyperbolic : public Manifold {
     return std::hypot(1.0, xs.stableNorm());
   }
 
-  static std::string too_far(double x0) {
-    return "is too far from the origin to be represented in double precision (x0 = " + num::fmt(x0) +
-           "; points of the hyperboloid need x0 < " + num::fmt(x0_max()) + ", about 355 from the origin)";
-  }
+  static std::string too_far(double x0);
 
   // Writes out_0 for the point with spatial part out_s: Inf when the point is
   // not representable (x_0 > x0_max), for the caller to check.
@@ -141,7 +138,7 @@ class Hyperbolic : public Manifold {
     return e0 * std::sqrt(2.0 * (wedge + diff * diff * inv * inv) / den);
   }
 
-  static double dist_from_chord(double S) { return 2.0 * std::asinh(0.5 * S); }
+  static double dist_from_chord(double S);
 
   // Log_p(q) from its spatial part: (d/sinh d) (q_s - m p_s), written as
   // (d/sinh d)(c_s - (m - 1) p_s) for nearby points; returns d.
@@ -162,10 +159,7 @@ class Hyperbolic : public Manifold {
 
   // Exp_p(v) = cosh|v| p + sinh|v| v/|v| (spatial part; x_0 recomputed).
   // Not representable beyond x0_max (|v| up to ~710 from the origin): x_0 = Inf.
-  void exp(CVecRef p, CVecRef v, VecRef out) const override {
-    const double nv = std::sqrt(num::clamp0(chart_inner(p, v, v)));
-    exp_chart(p, v, std::cosh(nv), num::sinhc(nv), out);
-  }
+  void exp(CVecRef p, CVecRef v, VecRef out) const override;
   // The same with c = cosh|v| and sc = sinh(|v|)/|v| given.
   template <class P, class V, class O>
   void exp_chart(const P& p, const V& v, double c, double sc, O& out) const {
@@ -173,76 +167,32 @@ class Hyperbolic : public Manifold {
     finish_point(out);
   }
 
-  double dist(CVecRef p, CVecRef q) const override {
-    return dist_from_chord(chord(p, lift(p.tail(d_)), q, lift(q.tail(d_))));
-  }
+  double dist(CVecRef p, CVecRef q) const override;
 
-  void exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const override {
-    out.tail(d_) = std::cosh(r) * p.tail(d_) + std::sinh(r) * u.tail(d_);
-    finish_point(out);
-  }
+  void exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const override;
 
-  void log(CVecRef p, CVecRef q, VecRef out) const override {
-    log_chart(p, lift(p.tail(d_)), q, lift(q.tail(d_)), out);
-  }
+  void log(CVecRef p, CVecRef q, VecRef out) const override;
 
-  double inner(CVecRef p, CVecRef u, CVecRef v) const override { return chart_inner(p, u, v); }
+  double inner(CVecRef p, CVecRef u, CVecRef v) const override;
 
   // Gamma_{p->q}(v) = v + <q,v>_L/(1 + m) (p + q), with <q,v>_L = <Log_p q, v>_p
   // sinh(d)/d and sinh(d)/(1 + cosh d) = tanh(d/2).
-  void transport(CVecRef p, CVecRef q, CVecRef v, VecRef out) const override {
-    Vec lg(d_ + 1);
-    const double d = log_chart(p, lift(p.tail(d_)), q, lift(q.tail(d_)), lg);
-    if (d == 0.0) {
-      out = v;
-      return;
-    }
-    const double k = std::tanh(0.5 * d) * chart_inner(p, lg, v) / d;
-    out.tail(d_) = v.tail(d_) + k * (p.tail(d_) + q.tail(d_));
-    finish_tangent(q, lift(q.tail(d_)), out);
-  }
+  void transport(CVecRef p, CVecRef q, CVecRef v, VecRef out) const override;
 
   // d/dt [cosh(tL) p + sinh(tL) v/L] = L sinh(sL) p + cosh(sL) v at t = s
   // (spatial part; the time coordinate from the tangency at the end point).
-  void geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) const override {
-    const double L = norm(p, v);
-    Vec end(d_ + 1);
-    end.tail(d_) = std::cosh(s * L) * p.tail(d_) + num::sinhc(s * L) * (s * v.tail(d_));
-    finish_point(end);
-    out.tail(d_) = (L * std::sinh(s * L)) * p.tail(d_) + std::cosh(s * L) * v.tail(d_);
-    finish_tangent(end, end(0), out);
-  }
+  void geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) const override;
 
   // Blocks: along v (flat) and Minkowski-orthogonal to it (curvature -1).
   void regression_gauss_newton(CVecRef p, CVecRef v, CVecRef x, CVecRef h, CVecRef gp, CVecRef gv, VecRef dp,
-                               VecRef dv) const override {
-    dp.setZero();
-    dv.setZero();
-    const double L = norm(p, v);
-    if (L == 0.0) return gauss_newton_block(0.0, x, h).apply(gp, gv, dp, dv);
-    const Vec t = v / L;
-    const double ap = chart_inner(p, gp, t), av = chart_inner(p, gv, t);
-    gauss_newton_block(0.0, x, h).apply(ap * t, av * t, dp, dv);
-    gauss_newton_block(-L * L, x, h).apply(gp - ap * t, gv - av * t, dp, dv);
-  }
+                               VecRef dv) const override;
 
   // Along the geodesic from p with unit direction t = w/L: eps at its end
   // splits into a u, u = sinh(L) p + cosh(L) t the unit tangent there (it
   // transports back to a t), and a part Minkowski-orthogonal to the plane of
   // p and t, parallel (constant) along the geodesic and scaled by curvature -1.
   // Spatial parts throughout, time coordinates from the tangency condition.
-  void adjoint_jacobi(CVecRef p, CVecRef w, CVecRef yhat, CVecRef eps, VecRef adj_p,
-                      VecRef adj_w) const override {
-    const double L = norm(p, w);
-    if (L == 0.0) {
-      adj_p = eps;
-      adj_w = eps;
-      return;
-    }
-    Vec u(d_ + 1);
-    adjoint_chart(p, lift(p.tail(d_)), w, L, jacobi_scaling(-1.0, L), std::sinh(L), yhat, lift(yhat.tail(d_)), eps,
-                  u, adj_p, adj_w);
-  }
+  void adjoint_jacobi(CVecRef p, CVecRef w, CVecRef yhat, CVecRef eps, VecRef adj_p, VecRef adj_w) const override;
   // The same for L = |w|_p > 0 with s = jacobi_scaling(-1, L), sh = sinh L,
   // p0 and yhat0 the time coordinates of p and yhat; u a buffer.
   template <class P, class W, class Y, class E, class U, class O1, class O2>
@@ -282,23 +232,13 @@ class Hyperbolic : public Manifold {
 
   // The pass of regression_point() (no allocation per point).
   void regression_residuals(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
-                            Mat* yhat, Mat* eps) const override {
-    const double p0 = lift(p.tail(d_));
-    Vec u(d_ + 1);
-    regression_residual_pass(W, Y, dist, adj_p, adj_w, yhat, eps,
-                             [&](const Vec& w, const Vec& y, Vec& fit, Vec& e, Vec& ap, Vec& aw) {
-                               return regression_point(p, p0, w, y, fit, e, u, ap, aw);
-                             });
-  }
+                            Mat* yhat, Mat* eps) const override;
 
   // The clipped gradient sums by regression_point() in one pass
   // (fused_regression_gradient), on fixed-size vectors on H^2.
   void regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
                            Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
-                           RegressionScratch&) const override {
-    if (d_ == 2) gradient_pass<Eigen::Vector3d>(p, V, Y, x, begin, end, tau, sum_p, sum_V);
-    else gradient_pass<Vec>(p, V, Y, x, begin, end, tau, sum_p, sum_V);
-  }
+                           RegressionScratch&) const override;
   template <class Vt>
   void gradient_pass(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
                      Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V) const {
@@ -314,91 +254,44 @@ class Hyperbolic : public Manifold {
 
   // In the spatial chart a tangent vector is its spatial part: recompute v_0.
   // (to_tangent's <p,x>_L cancels to eps x_0^2 far from the origin.)
-  void clean_tangent(CVecRef p, CVecRef v, VecRef out) const override {
-    out.tail(d_) = v.tail(d_);
-    finish_tangent(p, lift(p.tail(d_)), out);
-  }
+  void clean_tangent(CVecRef p, CVecRef v, VecRef out) const override;
 
   // x + <p,x>_L p (spatial part), then v_0 from the tangency condition.
-  void to_tangent(CVecRef p, CVecRef x, VecRef out) const override {
-    const double p0 = lift(p.tail(d_));
-    const double a = p.tail(d_).dot(x.tail(d_)) - p0 * x(0);
-    out.tail(d_) = x.tail(d_) + a * p.tail(d_);
-    finish_tangent(p, p0, out);
-  }
+  void to_tangent(CVecRef p, CVecRef x, VecRef out) const override;
 
   // The boost taking (1,0,...,0) to p applied to e_1..e_d.
-  Mat tangent_basis(CVecRef p) const override {
-    Mat B(d_ + 1, d_);
-    const double c = 1.0 + p(0);
-    for (int i = 0; i < d_; ++i) {
-      B(0, i) = p(i + 1);
-      for (int j = 0; j < d_; ++j) B(j + 1, i) = (i == j ? 1.0 : 0.0) + p(i + 1) * p(j + 1) / c;
-    }
-    return B;
-  }
+  Mat tangent_basis(CVecRef p) const override;
 
   // tangent_basis(p) z in O(d): with w the spatial part of p,
   // B z = (<w,z>, z + w <w,z>/(1 + p_0)); the boost is an isometry, |B z|_L = |z|.
-  double tangent_gaussian(CVecRef p, CVecRef z, VecRef out) const override {
-    const double wz = p.tail(d_).dot(z);
-    out(0) = wz;
-    out.tail(d_) = z + (wz / (1.0 + p(0))) * p.tail(d_);
-    return z.norm();
-  }
+  double tangent_gaussian(CVecRef p, CVecRef z, VecRef out) const override;
 
   // Keep the spatial coordinates, lift x_0 onto the upper sheet; an error
   // when that point is too far from the origin to be represented.
-  void project(CVecRef x, VecRef out) const override {
-    out = x;
-    if (!x.allFinite()) return;  // an unrepresentable result passed through (see Manifold::project)
-    finish_point(out);
-    if (!std::isfinite(out(0))) throw domain_error("the projected point " + too_far(lift(x.tail(d_))));
-  }
+  void project(CVecRef x, VecRef out) const override;
 
   // x_0 > 0 and <x,x>_L = -1 relative to x_0^2 (a relative error tol in x_0),
   // for x_0^2 finite (x_0 < 1.3e154, about 355 from the origin).
-  std::string point_problem(CVecRef x, double tol) const override {
-    if (!(x(0) > 0.0)) return "is not on the upper sheet of the hyperboloid (x0 = " + num::fmt(x(0)) + " <= 0)";
-    if (!(x(0) <= x0_max())) return too_far(x(0));
-    const double s = x.tail(d_).norm();
-    const double defect = (x(0) - s) * (x(0) + s) - 1.0;  // -<x,x>_L - 1
-    if (!(std::abs(defect) <= tol * std::max(1.0, x(0) * x(0))))
-      return "is not on the hyperboloid: <x,x>_L = " + num::fmt(-1.0 - defect) + ", expected -1";
-    return "";
-  }
+  std::string point_problem(CVecRef x, double tol) const override;
 
   // The normal part <p,v>_L against tol max(1, |v|_p) (as the other
   // manifolds: relative, absolute for small vectors), plus the rounding floor
   // of <p,v>_L itself (a few ulps of p_0|v_0| + |p_s||v_s|): at a point r
   // from the origin a double resolves the tangent space only to about
   // eps e^{2r}, and the old bound tol |p||v| accepted any vector there.
-  std::string tangent_problem(CVecRef p, CVecRef v, double tol) const override {
-    const double p0 = lift(p.tail(d_));
-    const double m = p.tail(d_).dot(v.tail(d_)) - p0 * v(0);
-    const double floor = 64.0 * std::numeric_limits<double>::epsilon() *
-                         (p0 * std::abs(v(0)) + p.tail(d_).norm() * v.tail(d_).norm());
-    const double nt = std::sqrt(num::clamp0(chart_inner(p, v, v)));
-    if (!(std::abs(m) <= tol * std::max(1.0, nt) + floor))
-      return "is not a tangent vector at its base point: <p,v>_L = " + num::fmt(m) + ", expected 0";
-    return "";
-  }
+  std::string tangent_problem(CVecRef p, CVecRef v, double tol) const override;
 
   // Log_x(x_i) and dist^2 in one pass (fixed-size vectors on H^2).
-  double mean_log(CVecRef p, const PointSet& X, VecRef mean) const override {
-    return d_ == 2 ? mean_log_sized<3>(p, X, mean) : mean_log_sized<Eigen::Dynamic>(p, X, mean);
-  }
+  double mean_log(CVecRef p, const PointSet& X, VecRef mean) const override;
 
   // Rounding of a point r from the origin: its coordinates resolve it to
   // about eps x_0 (the angular resolution eps times sinh r).
-  double rounding_scale(CVecRef p) const override { return lift(p.tail(d_)); }
+  double rounding_scale(CVecRef p) const override;
 
   // Area of geodesic spheres: sinh^{d-1} r.
   // log sinh r = r + log(1 - e^{-2r}) - log 2, finite for large r.
-  double log_volume_density(double r) const override {
-    return (d_ - 1) * (r + std::log(-std::expm1(-2.0 * r)) - std::log(2.0));
-  }
-  double d_log_volume_density(double r) const override { return (d_ - 1) / std::tanh(r); }
+  double log_volume_density(double r) const override;
+  double d_log_volume_density(double r) const override;
 
  private:
   int d_;

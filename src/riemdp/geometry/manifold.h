@@ -161,42 +161,20 @@ class Manifold {
   // A vector computed as tangent at p (up to rounding) cleaned of that
   // rounding: the projection onto T_p by default; overridden where that
   // projection is ill-conditioned (far from the origin of the hyperboloid).
-  virtual void clean_tangent(CVecRef p, CVecRef v, VecRef out) const { to_tangent(p, v, out); }
+  virtual void clean_tangent(CVecRef p, CVecRef v, VecRef out) const;
 
   // "" when v lies in T_p within tol (relative to |v|, ambient norm).
-  virtual std::string tangent_problem(CVecRef p, CVecRef v, double tol) const {
-    Vec w(ambient());
-    to_tangent(p, v, w);
-    const double err = (v - w).norm();
-    if (err > tol * std::max(1.0, v.norm()))
-      return "is not a tangent vector at its base point (distance to the tangent space " +
-             num::fmt(err) + ")";
-    return "";
-  }
+  virtual std::string tangent_problem(CVecRef p, CVecRef v, double tol) const;
 
-  virtual double dist(CVecRef p, CVecRef q) const {
-    Vec w(ambient());
-    log(p, q, w);
-    return norm(p, w);
-  }
+  virtual double dist(CVecRef p, CVecRef q) const;
 
-  double norm(CVecRef p, CVecRef v) const { return std::sqrt(num::clamp0(inner(p, v, v))); }
+  double norm(CVecRef p, CVecRef v) const;
 
   // Exp_p(r u) for a unit vector u (samplers); override to save the norm.
-  virtual void exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const {
-    Vec v = r * u;
-    exp(p, v, out);
-  }
+  virtual void exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const;
 
   // Exp_p(t v); an error where it cannot be represented in double precision.
-  void geodesic(CVecRef p, CVecRef v, double t, VecRef out) const {
-    Vec tv = t * v;
-    exp(p, tv, out);
-    if (!out.allFinite())
-      throw domain_error("the geodesic point at t = " + num::fmt(t) +
-                         " cannot be represented in double precision on " + name() + " (|t v| = " +
-                         num::fmt(norm(p, tv)) + " is too large)");
-  }
+  void geodesic(CVecRef p, CVecRef v, double t, VecRef out) const;
 
   // Isotropic tangent Gaussians without a basis (samplers): maps z ~ N(0, I)
   // of length tangent_gaussian_size() to out ~ N(0, I) in T_p, i.e. identity
@@ -205,79 +183,29 @@ class Manifold {
   // the Minkowski norm of out cancels). The default is the product with
   // tangent_basis(p) (O(dim^2) time and memory); manifolds override it in
   // closed form.
-  virtual int tangent_gaussian_size() const { return dim(); }
-  virtual double tangent_gaussian(CVecRef p, CVecRef z, VecRef out) const {
-    out.noalias() = tangent_basis(p) * z;
-    return z.norm();
-  }
+  virtual int tangent_gaussian_size() const;
+  virtual double tangent_gaussian(CVecRef p, CVecRef z, VecRef out) const;
 
   // Distances from p to every column of X.
-  virtual void dist_many(CVecRef p, const PointSet& X, VecRef out) const {
-    Vec buf(ambient());
-    for (Eigen::Index i = 0; i < X.cols(); ++i) {
-      buf = X.col(i);
-      out[i] = dist(p, buf);
-    }
-  }
+  virtual void dist_many(CVecRef p, const PointSet& X, VecRef out) const;
 
   // The point check and dist_many in one call (riem_dist): returns the index
   // of the first column that is not a point (not finite, or point_problem()
   // not empty) and leaves out unspecified, or -1 when every column is a point
   // and out holds the distances. Overridden with one fused pass where cheap.
-  virtual Eigen::Index dist_many_checked(CVecRef p, const PointSet& X, double tol, VecRef out) const {
-    Vec buf(ambient());
-    for (Eigen::Index i = 0; i < X.cols(); ++i) {
-      buf = X.col(i);
-      if (!buf.allFinite() || !point_problem(buf, tol).empty()) return i;
-    }
-    dist_many(p, X, out);
-    return -1;
-  }
+  virtual Eigen::Index dist_many_checked(CVecRef p, const PointSet& X, double tol, VecRef out) const;
 
   // mean = (1/n) sum_i Log_p(x_i) (minus the Frechet gradient, methods article, "Fitting");
   // returns the Frechet cost F(p) = 1/(2n) sum_i dist(p, x_i)^2.
-  virtual double mean_log(CVecRef p, const PointSet& X, VecRef mean) const {
-    Vec buf(ambient()), w(ambient());
-    mean.setZero();
-    double cost = 0.0;
-    for (Eigen::Index i = 0; i < X.cols(); ++i) {
-      buf = X.col(i);
-      log(p, buf, w);
-      mean += w;
-      cost += inner(p, w, w);
-    }
-    const double n = static_cast<double>(X.cols());
-    mean /= n;
-    return cost / (2.0 * n);
-  }
+  virtual double mean_log(CVecRef p, const PointSet& X, VecRef mean) const;
 
   // Weighted batch form: sum = sum_i w_i Log_p(x_i); returns
   // sum_i w_i |Log_p(x_i)|^2. Points of weight 0 are skipped (no Log).
-  virtual double weighted_log_sum(CVecRef p, const PointSet& X, CVecRef w, VecRef sum) const {
-    Vec buf(ambient()), l(ambient());
-    sum.setZero();
-    double cost = 0.0;
-    for (Eigen::Index i = 0; i < X.cols(); ++i) {
-      if (w[i] == 0.0) continue;
-      buf = X.col(i);
-      log(p, buf, l);
-      sum += w[i] * l;
-      cost += w[i] * inner(p, l, l);
-    }
-    return cost;
-  }
+  virtual double weighted_log_sum(CVecRef p, const PointSet& X, CVecRef w, VecRef sum) const;
 
   // Batch form of log and norm: Log_p(x_i) into column i of logs and
   // |Log_p(x_i)| into norms[i].
-  virtual void log_many(CVecRef p, const PointSet& X, Eigen::Ref<Mat> logs, VecRef norms) const {
-    Vec buf(ambient()), l(ambient());
-    for (Eigen::Index i = 0; i < X.cols(); ++i) {
-      buf = X.col(i);
-      log(p, buf, l);
-      logs.col(i) = l;
-      norms[i] = norm(p, l);
-    }
-  }
+  virtual void log_many(CVecRef p, const PointSet& X, Eigen::Ref<Mat> logs, VecRef norms) const;
 
   // ---- geodesic regression (methods article, "Fitting"; Kulkarni & Soto 2025, eq. 5-8) ----
   // Adjoint Jacobi fields along the geodesic t -> Exp_p(t w), yhat = Exp_p(w):
@@ -304,13 +232,7 @@ class Manifold {
   // Log_p(q), except at the cut locus of p, where every direction is
   // minimising: there the first tangent basis direction times dist(p, q)
   // (the residual of a regression, which private releases clip to norm tau).
-  void cut_locus_safe_log(CVecRef p, CVecRef q, VecRef out) const {
-    try {
-      log(p, q, out);
-    } catch (const domain_error&) {
-      out = dist(p, q) * tangent_basis(p).col(0);
-    }
-  }
+  void cut_locus_safe_log(CVecRef p, CVecRef q, VecRef out) const;
 
   // One pass of the regression model over the data: for each column i,
   // yhat_i = Exp_p(W_i), eps_i = Log_{yhat_i}(y_i) (on quotient spaces with
@@ -318,24 +240,7 @@ class Manifold {
   // eps_i in column i of adj_p and adj_w. yhat and eps are written when not
   // null. Overridden where whitening once per call pays (spd).
   virtual void regression_residuals(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p,
-                                    Mat& adj_w, Mat* yhat, Mat* eps) const {
-    const int D = ambient();
-    Vec w(D), y(D), fit(D), e(D), ap(D), aw(D);
-    for (Eigen::Index i = 0; i < Y.cols(); ++i) {
-      w = W.col(i);
-      y = Y.col(i);
-      exp(p, w, fit);
-      if (!fit.allFinite())
-        throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on " + name());
-      cut_locus_safe_log(fit, y, e);
-      dist[i] = norm(fit, e);
-      adjoint_jacobi(p, w, fit, e, ap, aw);
-      adj_p.col(i) = ap;
-      adj_w.col(i) = aw;
-      if (yhat) yhat->col(i) = fit;
-      if (eps) eps->col(i) = e;
-    }
-  }
+                                    Mat& adj_w, Mat* yhat, Mat* eps) const;
 
   // The clipped gradient sums of geodesic regression over the points
   // begin..end-1 (columns of Y, rows of the n x m covariates x), without the
@@ -347,66 +252,34 @@ class Manifold {
   // overridden by fused passes without buffers (sphere, euclidean).
   virtual void regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
                                    Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
-                                   RegressionScratch& scratch) const {
-    const int D = ambient();
-    const Eigen::Index m = V.cols(), chunk = 64;
-    if (scratch.W.rows() != D || scratch.W.cols() != chunk) {
-      scratch.W.resize(D, chunk);
-      scratch.adj_p.resize(D, chunk);
-      scratch.adj_w.resize(D, chunk);
-      scratch.dist.resize(chunk);
-    }
-    sum_p.setZero();
-    sum_V.setZero();
-    for (Eigen::Index b = begin; b < end; b += chunk) {
-      const Eigen::Index len = std::min(chunk, end - b);
-      scratch.W.leftCols(len).noalias() = V * x.middleRows(b, len).transpose();
-      const PointSet Ws(scratch.W.data(), D, len, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(D, 1));
-      const PointSet Ys(Y.data() + b * Y.outerStride(), D, len,
-                        Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(Y.outerStride(), Y.innerStride()));
-      regression_residuals(p, Ws, Ys, scratch.dist.head(len), scratch.adj_p, scratch.adj_w, nullptr, nullptr);
-      for (Eigen::Index k = 0; k < len; ++k) {
-        const double h = huber_weight(scratch.dist[k], tau);
-        sum_p += h * scratch.adj_p.col(k);
-        for (Eigen::Index j = 0; j < m; ++j) sum_V.col(j) += x(b + k, j) * (h * scratch.adj_w.col(k));
-      }
-    }
-  }
+                                   RegressionScratch& scratch) const;
 
   // log A(r), A the area density of geodesic spheres of radius r, up to a
   // constant (methods article, "Samplers"); only for isotropic spaces.
-  virtual double log_volume_density(double /*r*/) const {
-    throw domain_error("the volume density of geodesic spheres is not isotropic on " + name());
-  }
+  virtual double log_volume_density(double /*r*/) const;
   // Its derivative in r.
-  virtual double d_log_volume_density(double /*r*/) const {
-    throw domain_error("the volume density of geodesic spheres is not isotropic on " + name());
-  }
+  virtual double d_log_volume_density(double /*r*/) const;
   virtual bool isotropic() const { return true; }
 
   // log of the Jacobian of Exp_p at v for the volume of M and the Lebesgue
   // measure of T_p (1 at v = 0): log A(r) - (d - 1) log r on isotropic
   // spaces, r = |v|; overridden where it depends on the direction.
-  virtual double log_exp_jacobian(CVecRef p, CVecRef v) const {
-    const double r = norm(p, v);
-    if (r == 0.0) return 0.0;
-    return log_volume_density(r) - (dim() - 1) * std::log(r);
-  }
+  virtual double log_exp_jacobian(CVecRef p, CVecRef v) const;
 
   // Rotates a parameter (p, V) into alignment with ref, for quotient spaces
   // (Kendall: p and every column of V times the same unit complex number);
   // the identity elsewhere.
-  virtual void align_pair(CVecRef /*ref*/, VecRef /*p*/, Eigen::Ref<Mat> /*V*/) const {}
+  virtual void align_pair(CVecRef /*ref*/, VecRef /*p*/, Eigen::Ref<Mat> /*V*/) const;
 
   // Scale of the rounding errors at p, relative to machine epsilon: a point
   // stored in double precision is resolved, and Log_p computed, to about
   // eps * rounding_scale(p) * (1 + distance) in the metric (the stopping
   // floor of frechet_mean). 1 where the coordinates are O(1) (sphere, Kendall).
-  virtual double rounding_scale(CVecRef /*p*/) const { return 1.0; }
+  virtual double rounding_scale(CVecRef /*p*/) const;
 
   // The representative of q chosen relative to p: q itself, except on
   // quotient spaces (Kendall: q rotated into optimal alignment with p).
-  virtual void representative(CVecRef /*p*/, CVecRef q, VecRef out) const { out = q; }
+  virtual void representative(CVecRef /*p*/, CVecRef q, VecRef out) const;
 };
 
 // Jacobi scalings across a geodesic of length L in constant curvature K
@@ -453,28 +326,10 @@ struct GaussNewtonBlock {
     dv -= b * up + c * uv;
   }
 };
-inline GaussNewtonBlock gauss_newton_block(double kappa, CVecRef x, CVecRef h) {
-  double s11 = 0.0, s12 = 0.0, s22 = 0.0;
-  const bool weighted = h.size() == x.size();
-  for (Eigen::Index i = 0; i < x.size(); ++i) {
-    const JacobiScaling s = jacobi_scaling(kappa, std::abs(x[i]));
-    const double f = s.footpoint, g = x[i] * s.shooting, w = weighted ? h[i] : 1.0;
-    s11 += w * f * f;
-    s12 += w * f * g;
-    s22 += w * g * g;
-  }
-  const double det = s11 * s22 - s12 * s12;
-  if (!(det > 1e-10 * s11 * s22) || !std::isfinite(det))
-    return kappa == 0.0 ? GaussNewtonBlock{0.0, 0.0, 0.0} : gauss_newton_block(0.0, x, h);
-  const double n = static_cast<double>(x.size());
-  return {n * s22 / det, -n * s12 / det, n * s11 / det};
-}
+GaussNewtonBlock gauss_newton_block(double kappa, CVecRef x, CVecRef h);
 
 // Orthonormal basis of the range of a symmetric projector (eigenvalues ~ 1).
-inline Mat projector_range(const Mat& P, int rank) {
-  Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(P));
-  return es.eigenvectors().rightCols(rank);
-}
+Mat projector_range(const Mat& P, int rank);
 
 }  // namespace riemdp
 

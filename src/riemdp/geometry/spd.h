@@ -4,6 +4,8 @@
 #ifndef RIEMDP_GEOMETRY_SPD_H
 #define RIEMDP_GEOMETRY_SPD_H
 
+#include <Eigen/Eigenvalues>
+
 #include "manifold.h"
 
 namespace riemdp {
@@ -23,278 +25,94 @@ class SPD : public Manifold {
   struct Roots {
     Mat half, inv_half;
   };
-  Roots roots(CVecRef p) const {
-    Eigen::SelfAdjointEigenSolver<Mat> es(as_mat(p));
-    const Vec lam = es.eigenvalues();
-    if (!(lam(0) > 0.0)) throw domain_error("a base point is not positive definite");
-    const Mat& U = es.eigenvectors();
-    return {U * lam.cwiseSqrt().asDiagonal() * U.transpose(),
-            U * lam.cwiseSqrt().cwiseInverse().asDiagonal() * U.transpose()};
-  }
+  Roots roots(CVecRef p) const;
 
   // Exp_p(v) = p^{1/2} expm(p^{-1/2} v p^{-1/2}) p^{1/2}.
   // Not representable (Inf, see Manifold::exp) when e^lambda over- or
   // underflows for an eigenvalue lambda of the whitened v (|lambda| > 708).
-  void exp(CVecRef p, CVecRef v, VecRef out) const override {
-    const Roots r = roots(p);
-    const Mat W = num::sym(r.inv_half * as_mat(v) * r.inv_half);
-    const double big = W.allFinite() ? W.cwiseAbs().maxCoeff() : std::numeric_limits<double>::infinity();
-    if (!(big <= 708.0 / k_)) {  // ||W||_2 <= k max|W_ij|: else decide on the eigenvalues
-      const bool representable =
-          W.allFinite() &&
-          Eigen::SelfAdjointEigenSolver<Mat>(W, Eigen::EigenvaluesOnly).eigenvalues().cwiseAbs().maxCoeff() <= 708.0;
-      if (!representable) {
-        out.setConstant(std::numeric_limits<double>::infinity());
-        return;
-      }
-    }
-    const Mat E = num::sym_fun(W, [](double x) { return std::exp(x); });
-    store(num::sym(r.half * E * r.half), out);
-  }
+  void exp(CVecRef p, CVecRef v, VecRef out) const override;
 
   // Log_p(q) = p^{1/2} logm(p^{-1/2} q p^{-1/2}) p^{1/2}.
-  void log(CVecRef p, CVecRef q, VecRef out) const override {
-    const Roots r = roots(p);
-    store(num::sym(r.half * whitened_log(r.inv_half, q) * r.half), out);
-  }
+  void log(CVecRef p, CVecRef q, VecRef out) const override;
 
   // dist = ||logm(p^{-1/2} q p^{-1/2})||_F.
-  double dist(CVecRef p, CVecRef q) const override {
-    return std::sqrt(whitened_log_eigen_sq(roots(p).inv_half, q));
-  }
+  double dist(CVecRef p, CVecRef q) const override;
 
-  double inner(CVecRef p, CVecRef u, CVecRef v) const override {
-    Eigen::LLT<Mat> llt(as_mat(p));
-    const Mat A = llt.solve(as_mat(u)), B = llt.solve(as_mat(v));
-    return A.cwiseProduct(B.transpose()).sum();
-  }
+  double inner(CVecRef p, CVecRef u, CVecRef v) const override;
 
   // Gamma_{p->q}(v) = E v E^T, E = p^{1/2} (p^{-1/2} q p^{-1/2})^{1/2} p^{-1/2}.
-  void transport(CVecRef p, CVecRef q, CVecRef v, VecRef out) const override {
-    const Roots r = roots(p);
-    const Mat W = num::sym_fun(num::sym(r.inv_half * as_mat(q) * r.inv_half), [](double x) { return std::sqrt(x); });
-    const Mat E = r.half * W * r.inv_half;
-    store(num::sym(E * as_mat(v) * E.transpose()), out);
-  }
+  void transport(CVecRef p, CVecRef q, CVecRef v, VecRef out) const override;
 
-  void to_tangent(CVecRef, CVecRef x, VecRef out) const override { store(num::sym(as_mat(x)), out); }
+  void to_tangent(CVecRef, CVecRef x, VecRef out) const override;
 
   // p^{1/2} B p^{1/2} for a Frobenius-orthonormal basis B of symmetric matrices.
-  Mat tangent_basis(CVecRef p) const override {
-    const Roots r = roots(p);
-    Mat basis(k_ * k_, dim());
-    int c = 0;
-    for (int j = 0; j < k_; ++j)
-      for (int i = j; i < k_; ++i) {
-        Mat B = Mat::Zero(k_, k_);
-        if (i == j) B(i, i) = 1.0;
-        else B(i, j) = B(j, i) = std::sqrt(0.5);
-        const Mat V = r.half * B * r.half;
-        basis.col(c++) = Eigen::Map<const Vec>(V.data(), k_ * k_);
-      }
-    return basis;
-  }
+  Mat tangent_basis(CVecRef p) const override;
 
   // L S L^T with p = L L^T (Cholesky) and S the symmetric matrix of z in the
   // Frobenius-orthonormal basis of tangent_basis() (S_ii = z_ii, S_ij = S_ji =
   // z_ij / sqrt 2): S -> L S L^T is an isometry from the symmetric matrices
   // (Frobenius) onto T_p (<u,v>_p = tr(p^-1 u p^-1 v)), as is p^{1/2} S p^{1/2},
   // so both give N(0, I) on T_p; the Cholesky factor is the cheaper one.
-  double tangent_gaussian(CVecRef p, CVecRef z, VecRef out) const override {
-    Eigen::LLT<Mat> llt(as_mat(p));
-    if (llt.info() != Eigen::Success) throw domain_error("a base point is not positive definite");
-    Mat S(k_, k_);
-    int c = 0;
-    for (int j = 0; j < k_; ++j)
-      for (int i = j; i < k_; ++i, ++c) S(i, j) = S(j, i) = i == j ? z[c] : z[c] * std::sqrt(0.5);
-    const Mat L = llt.matrixL();
-    store(num::sym(L * S * L.transpose()), out);
-    return z.norm();
-  }
+  double tangent_gaussian(CVecRef p, CVecRef z, VecRef out) const override;
 
   // Symmetrise and floor the eigenvalues at 1e-12 times the largest.
-  void project(CVecRef x, VecRef out) const override {
-    if (!x.allFinite()) { out = x; return; }  // see Manifold::project
-    Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(as_mat(x)));
-    Vec lam = es.eigenvalues();
-    const double top = lam(k_ - 1);
-    if (!(top > 0.0)) throw domain_error("cannot project a matrix with no positive eigenvalue onto the SPD cone");
-    lam = lam.cwiseMax(1e-12 * top);
-    store(es.eigenvectors() * lam.asDiagonal() * es.eigenvectors().transpose(), out);
-    if (!out.allFinite()) throw domain_error("the projection of a matrix this large overflows double precision");
-  }
+  void project(CVecRef x, VecRef out) const override;
 
   // Whitening by p^(-1/2) loses the relative precision cond(p) eps.
-  double rounding_scale(CVecRef p) const override {
-    Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(as_mat(p)), Eigen::EigenvaluesOnly);
-    const Vec& lam = es.eigenvalues();
-    return lam(0) > 0.0 ? std::max(1.0, lam(k_ - 1) / lam(0)) : std::numeric_limits<double>::infinity();
-  }
+  double rounding_scale(CVecRef p) const override;
 
-  std::string point_problem(CVecRef x, double tol) const override {
-    const Mat A = as_mat(x);
-    const double scale = A.cwiseAbs().maxCoeff();
-    const double asym = (A - A.transpose()).cwiseAbs().maxCoeff();
-    if (asym > tol * scale) return "is not symmetric (largest asymmetry " + num::fmt(asym) + ")";
-    Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(A), Eigen::EigenvaluesOnly);
-    if (!(es.eigenvalues()(0) > 0.0))
-      return "is not positive definite (smallest eigenvalue " + num::fmt(es.eigenvalues()(0)) + ")";
-    return "";
-  }
+  std::string point_problem(CVecRef x, double tol) const override;
 
-  std::string tangent_problem(CVecRef, CVecRef v, double tol) const override {
-    const Mat V = as_mat(v);
-    const double asym = (V - V.transpose()).cwiseAbs().maxCoeff();
-    if (asym > tol * std::max(1.0, V.cwiseAbs().maxCoeff()))
-      return "is not a tangent vector: it is not symmetric (largest asymmetry " + num::fmt(asym) + ")";
-    return "";
-  }
+  std::string tangent_problem(CVecRef, CVecRef v, double tol) const override;
 
   // d/dt p^{1/2} e^{tW} p^{1/2} = p^{1/2} W e^{sW} p^{1/2} at t = s, W = p^{-1/2} v p^{-1/2}.
-  void geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) const override {
-    const Roots r = roots(p);
-    Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(r.inv_half * as_mat(v) * r.inv_half));
-    const Vec f = es.eigenvalues().array() * (s * es.eigenvalues()).array().exp();
-    const Mat HU = r.half * es.eigenvectors();
-    store(num::sym(HU * f.asDiagonal() * HU.transpose()), out);
-  }
+  void geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) const override;
 
   // Blocks: the entries (a, b) of whitened vectors in the eigenbasis U of the
   // whitened v, curvature -1 over |lam_a - lam_b|/2 (kappa = -(lam_a - lam_b)^2/4).
   void regression_gauss_newton(CVecRef p, CVecRef v, CVecRef x, CVecRef h, CVecRef gp, CVecRef gv, VecRef dp,
-                               VecRef dv) const override {
-    const Roots r = roots(p);
-    Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(r.inv_half * as_mat(v) * r.inv_half));
-    const Mat B = r.inv_half * es.eigenvectors(), HU = r.half * es.eigenvectors();
-    const Mat Gp = B.transpose() * as_mat(gp) * B, Gv = B.transpose() * as_mat(gv) * B;
-    const Vec& lam = es.eigenvalues();
-    Mat Dp = Mat::Zero(k_, k_), Dv = Mat::Zero(k_, k_);
-    const GaussNewtonBlock flat = gauss_newton_block(0.0, x, h);
-    Vec one_p(1), one_v(1);
-    for (int b = 0; b < k_; ++b)
-      for (int a = 0; a <= b; ++a) {
-        const double half_gap = 0.5 * (lam(a) - lam(b));
-        const GaussNewtonBlock blk = half_gap == 0.0 ? flat : gauss_newton_block(-half_gap * half_gap, x, h);
-        one_p.setZero();
-        one_v.setZero();
-        blk.apply(Vec::Constant(1, Gp(a, b)), Vec::Constant(1, Gv(a, b)), one_p, one_v);
-        Dp(a, b) = Dp(b, a) = one_p[0];
-        Dv(a, b) = Dv(b, a) = one_v[0];
-      }
-    store(num::sym(HU * Dp * HU.transpose()), dp);
-    store(num::sym(HU * Dv * HU.transpose()), dv);
-  }
+                               VecRef dv) const override;
 
   // Geodesic regression in the whitened eigenbasis of the shooting vector
   // (methods article, "Fitting"): with W = p^{-1/2} w p^{-1/2} = U diag(lam) U^T, eps at
   // yhat = Exp_p(w) transported back to p and whitened is
   // e^{-W/2} (p^{-1/2} eps p^{-1/2}) e^{-W/2}; adj_eigenbasis() scales its
   // entries in the basis U and maps them back to T_p.
-  void adjoint_jacobi(CVecRef p, CVecRef w, CVecRef, CVecRef eps, VecRef adj_p, VecRef adj_w) const override {
-    const Roots r = roots(p);
-    Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(r.inv_half * as_mat(w) * r.inv_half));
-    const Mat B = r.inv_half * es.eigenvectors();  // p^{-1/2} U
-    const Vec half_exp = (-0.5 * es.eigenvalues()).array().exp();
-    const Mat E = half_exp.asDiagonal() * (B.transpose() * as_mat(eps) * B) * half_exp.asDiagonal();
-    adj_eigenbasis(r.half * es.eigenvectors(), es.eigenvalues(), E, adj_p, adj_w);
-  }
+  void adjoint_jacobi(CVecRef p, CVecRef w, CVecRef, CVecRef eps, VecRef adj_p, VecRef adj_w) const override;
 
   // The same per point with p whitened once: in the basis U, the transported
   // whitened residual is logm(D Z D), Z = U^T p^{-1/2} y p^{-1/2} U and
   // D = e^{-diag(lam)/2} (affine invariance with yhat = G G^T, G = p^{1/2} U D^{-1}),
   // so each point costs two k x k symmetric eigendecompositions.
   void regression_residuals(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
-                            Mat* yhat, Mat* eps) const override {
-    // Fixed-size matrices for small k: no allocation per point.
-    switch (k_) {
-      case 2: return residuals_sized<2>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
-      case 3: return residuals_sized<3>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
-      case 4: return residuals_sized<4>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
-      default: return residuals_sized<Eigen::Dynamic>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
-    }
-  }
+                            Mat* yhat, Mat* eps) const override;
 
   // Isotropic only for k = 1 (the positive half-line, isometric to R).
-  double log_volume_density(double r) const override {
-    if (k_ == 1) return 0.0;
-    return Manifold::log_volume_density(r);
-  }
-  double d_log_volume_density(double r) const override {
-    if (k_ == 1) return 0.0;
-    return Manifold::d_log_volume_density(r);
-  }
+  double log_volume_density(double r) const override;
+  double d_log_volume_density(double r) const override;
 
   // Jacobian of Exp_p at v: prod_{i<j} sinh(g/2)/(g/2), g = |l_i - l_j| for
   // the eigenvalues l of the whitened v (the polar volume of Said et al. 2017).
-  double log_exp_jacobian(CVecRef p, CVecRef v) const override {
-    if (k_ == 1) return 0.0;
-    const Roots r = roots(p);
-    const Vec l = Eigen::SelfAdjointEigenSolver<Mat>(num::sym(r.inv_half * as_mat(v) * r.inv_half),
-                                                     Eigen::EigenvaluesOnly).eigenvalues();
-    double s = 0.0;
-    for (int i = 0; i < k_; ++i)
-      for (int j = i + 1; j < k_; ++j) {
-        const double x = 0.5 * std::abs(l[i] - l[j]);
-        s += x < 1.0 ? std::log(num::sinhc(x)) : x + std::log(-std::expm1(-2.0 * x)) - std::log(2.0 * x);
-      }
-    return s;
-  }
+  double log_exp_jacobian(CVecRef p, CVecRef v) const override;
 
   // Batch forms: whiten by p^{-1/2} once per call.
-  void dist_many(CVecRef p, const PointSet& X, VecRef out) const override {
-    const Mat ih = roots(p).inv_half;
-    Vec buf(k_ * k_);
-    for (Eigen::Index i = 0; i < X.cols(); ++i) {
-      buf = X.col(i);
-      out[i] = std::sqrt(whitened_log_eigen_sq(ih, buf));
-    }
-  }
+  void dist_many(CVecRef p, const PointSet& X, VecRef out) const override;
 
-  double mean_log(CVecRef p, const PointSet& X, VecRef mean) const override {
-    const Roots r = roots(p);
-    Mat acc = Mat::Zero(k_, k_);
-    double cost = 0.0;
-    each_whitened(r.inv_half, X, [](Eigen::Index) { return false; }, [&](Eigen::Index, const auto& lam, const auto& U) {
-      const auto l = lam.array().log().matrix().eval();
-      acc.noalias() += U * l.asDiagonal() * U.transpose();
-      cost += l.squaredNorm();
-    });
-    const double n = static_cast<double>(X.cols());
-    store(num::sym(r.half * (acc / n) * r.half), mean);
-    return cost / (2.0 * n);
-  }
+  double mean_log(CVecRef p, const PointSet& X, VecRef mean) const override;
 
   // The weighted sum whitened once: p^{1/2} (sum_i w_i logm(p^{-1/2} x_i
   // p^{-1/2})) p^{1/2}, one eigendecomposition per point (the per-point log
   // and inner took three).
-  double weighted_log_sum(CVecRef p, const PointSet& X, CVecRef w, VecRef sum) const override {
-    const Roots r = roots(p);
-    Mat acc = Mat::Zero(k_, k_);
-    double cost = 0.0;
-    each_whitened(r.inv_half, X, [&](Eigen::Index i) { return w[i] == 0.0; },
-                  [&](Eigen::Index i, const auto& lam, const auto& U) {
-                    if (!(lam(0) > 0.0)) throw domain_error("a point is not positive definite");
-                    const auto l = lam.array().log().matrix().eval();
-                    acc.noalias() += U * (w[i] * l).asDiagonal() * U.transpose();
-                    cost += w[i] * l.squaredNorm();
-                  });
-    store(num::sym(r.half * acc * r.half), sum);
-    return cost;
-  }
+  double weighted_log_sum(CVecRef p, const PointSet& X, CVecRef w, VecRef sum) const override;
 
   // Log_p(x_i) = p^{1/2} logm(p^{-1/2} x_i p^{-1/2}) p^{1/2} with p's roots
   // computed once; |Log_p(x_i)| is the norm of the eigenvalues' logarithms.
-  void log_many(CVecRef p, const PointSet& X, Eigen::Ref<Mat> logs, VecRef norms) const override {
-    const Roots r = roots(p);
-    if (k_ == 2) return log_many_fixed<2>(r, X, logs, norms);
-    if (k_ == 3) return log_many_fixed<3>(r, X, logs, norms);
-    log_many_fixed<Eigen::Dynamic>(r, X, logs, norms);
-  }
+  void log_many(CVecRef p, const PointSet& X, Eigen::Ref<Mat> logs, VecRef norms) const override;
 
  private:
   int k_;
-  Eigen::Map<const Mat> as_mat(CVecRef x) const { return Eigen::Map<const Mat>(x.data(), k_, k_); }
-  void store(const Mat& A, VecRef out) const { out = Eigen::Map<const Vec>(A.data(), k_ * k_); }
+  Eigen::Map<const Mat> as_mat(CVecRef x) const;
+  void store(const Mat& A, VecRef out) const;
 
   // Calls f(i, lambda, U) with the eigendecomposition of the whitened point
   // sym(inv_half x_i inv_half) for every i with !skip(i), in matrices of
@@ -345,17 +163,7 @@ class SPD : public Manifold {
   // the Jacobi scalings of curvature -1 at length |lam_a - lam_b|/2 (the
   // curvature operator of the geodesic in that basis), mapped back to T_p by
   // p^{1/2} U . U^T p^{1/2} (HU = p^{1/2} U).
-  void adj_eigenbasis(const Mat& HU, const Vec& lam, const Mat& E, VecRef adj_p, VecRef adj_w) const {
-    Mat Fp(k_, k_), Fw(k_, k_);
-    for (int b = 0; b < k_; ++b)
-      for (int a = 0; a < k_; ++a) {
-        const JacobiScaling s = jacobi_scaling(-1.0, 0.5 * std::abs(lam(a) - lam(b)));
-        Fp(a, b) = s.footpoint * E(a, b);
-        Fw(a, b) = s.shooting * E(a, b);
-      }
-    store(num::sym(HU * Fp * HU.transpose()), adj_p);
-    store(num::sym(HU * Fw * HU.transpose()), adj_w);
-  }
+  void adj_eigenbasis(const Mat& HU, const Vec& lam, const Mat& E, VecRef adj_p, VecRef adj_w) const;
 
   // regression_residuals() with K x K matrices: fixed-size for small k,
   // K = Eigen::Dynamic otherwise.
@@ -418,16 +226,12 @@ class SPD : public Manifold {
     }
   }
 
-  Mat whitened_log(const Mat& inv_half, CVecRef q) const {
-    return num::sym_fun(num::sym(inv_half * as_mat(q) * inv_half), [](double x) {
-      if (!(x > 0.0)) throw domain_error("a point is not positive definite");
-      return std::log(x);
-    });
-  }
-  double whitened_log_eigen_sq(const Mat& inv_half, CVecRef q) const {
-    Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(inv_half * as_mat(q) * inv_half), Eigen::EigenvaluesOnly);
-    return es.eigenvalues().array().log().square().sum();
-  }
+  // sum_i w_i log(whitened x_i) into acc (whitened: p^{-1/2} x_i p^{-1/2});
+  // returns sum_i w_i |log|^2 (w null: all 1). mean_log and weighted_log_sum.
+  double whitened_log_sum(const Roots& r, const PointSet& X, const double* w, Mat& acc) const;
+
+  Mat whitened_log(const Mat& inv_half, CVecRef q) const;
+  double whitened_log_eigen_sq(const Mat& inv_half, CVecRef q) const;
 };
 
 }  // namespace riemdp

@@ -30,6 +30,7 @@
 #ifndef RIEMDP_SAMPLING_KNG_CHAIN_H
 #define RIEMDP_SAMPLING_KNG_CHAIN_H
 
+#include <Eigen/SVD>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -247,7 +248,9 @@ KNGChainResult kng_chain(const Manifold& M, const Field& field, double sigma, co
     pulled(e, gminus);
     H.col(k) = (gplus - gminus) / (2.0 * h);
   }
-  Eigen::JacobiSVD<Mat> svd(H, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  // H is square, so Eigen applies no QR preconditioner: NoQRPreconditioner
+  // gives the same bits without compiling the column-pivoting QR.
+  Eigen::JacobiSVD<Mat, Eigen::NoQRPreconditioner> svd(H, Eigen::ComputeFullU | Eigen::ComputeFullV);
   Vec sv = svd.singularValues();
   const double floor_sv = sigma * D / scale;
   double log_det = 0.0;

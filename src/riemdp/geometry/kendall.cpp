@@ -1,0 +1,207 @@
+// The methods of Kendall's shape space of planar landmarks (kendall.h), compiled once, here.
+#include "kendall.h"
+#include "sphere_kernels.h"
+
+namespace riemdp {
+
+template <class P, class Q, class B, class O>
+bool Kendall::log_aligned(const P& p, const Q& q, B& buf, O& out) const {
+  if (align(p, q, buf) < 1e-14) return false;
+  double a2, b2;
+  return unit_sphere_log_core(p, buf, out, a2, b2);
+}
+
+template <class P, class W, class Y, class V>
+double Kendall::regression_point(const P& p, const W& w, const Y& y, V& fit, V& yal, V& eps, V& adj_p, V& adj_w) const {
+  const double L = w.norm(), sL = std::sin(L);
+  const JacobiScaling s1 = jacobi_scaling_of(1.0, L, sL, std::cos(L));  // cos L, sin(L)/L
+  // Beyond |w| = 1/eps the fit is not representable (unit_sphere_exp).
+  const bool representable = L <= 1.0 / std::numeric_limits<double>::epsilon();
+  if (representable) unit_sphere_exp_scaled(p, w, s1.footpoint, s1.shooting, fit);
+  if (!representable || !fit.allFinite())
+    throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on kendall");
+  if (!log_aligned(fit, y, yal, eps)) cut_locus_safe_log(fit, y, eps);
+  if (L == 0.0) {
+    adj_p = eps;
+    adj_w = eps;
+  } else {
+    adjoint_core(p, w, L, sL, s1.footpoint, s1, jacobi_scaling(4.0, L), eps, adj_p, adj_w);
+  }
+  return std::sqrt(num::clamp0(eps.dot(eps)));
+}
+
+Vec Kendall::times_i(CVecRef z) const {
+  Vec out(2 * k_);
+  out.head(k_) = -z.tail(k_);
+  out.tail(k_) = z.head(k_);
+  return out;
+}
+
+void Kendall::representative(CVecRef p, CVecRef q, VecRef out) const { align(p, q, out); }
+
+void Kendall::align_pair(CVecRef ref, VecRef p, Eigen::Ref<Mat> V) const {
+  double re, im;
+  hermitian(ref, p, re, im);
+  const double m = std::hypot(re, im);
+  if (m == 0.0) return;
+  const double c = re / m, s = im / m;
+  const auto rotate = [&](auto w) {
+    const Vec x = w.head(k_), y = w.tail(k_);
+    w.head(k_) = c * x + s * y;
+    w.tail(k_) = c * y - s * x;
+  };
+  rotate(p.segment(0, 2 * k_));
+  for (Eigen::Index j = 0; j < V.cols(); ++j) rotate(V.col(j));
+}
+
+void Kendall::exp(CVecRef p, CVecRef v, VecRef out) const { unit_sphere_exp(p, v, out); }
+
+void Kendall::exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const { out = std::cos(r) * p + std::sin(r) * u; }
+
+void Kendall::log(CVecRef p, CVecRef q, VecRef out) const {
+  Vec w(2 * k_);
+  if (!log_aligned(p, q, w, out))
+    throw domain_error("the shapes are at the maximal distance pi/2 (cut locus): the log is not defined");
+}
+
+double Kendall::dist(CVecRef p, CVecRef q) const {
+  Vec w(2 * k_);
+  const double m = align(p, q, w);
+  if (m < 0.5) return std::acos(m);
+  return num::chord_angle((w - p).norm(), (w + p).norm());
+}
+
+double Kendall::inner(CVecRef, CVecRef u, CVecRef v) const { return u.dot(v); }
+
+void Kendall::transport(CVecRef p, CVecRef q, CVecRef v, VecRef out) const {
+  Vec lg(2 * k_);
+  log(p, q, lg);
+  const double s = lg.norm();
+  if (s == 0.0) { out = v; return; }
+  const Vec t = lg / s;
+  const Vec it = times_i(t);
+  const double a = v.dot(t), b = v.dot(it);
+  const Vec g = -std::sin(s) * p + std::cos(s) * t;
+  out = v - a * t - b * it + a * g + b * times_i(g);
+}
+
+void Kendall::geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) const {
+  unit_sphere_geodesic_velocity(p, v, s, out);
+}
+
+void Kendall::regression_gauss_newton(CVecRef, CVecRef v, CVecRef x, CVecRef h, CVecRef gp, CVecRef gv, VecRef dp,
+                                      VecRef dv) const {
+  dp.setZero();
+  dv.setZero();
+  const double L = v.norm();
+  if (L == 0.0) return gauss_newton_block(0.0, x, h).apply(gp, gv, dp, dv);
+  const Vec it = times_i(v) / L;
+  const double bp = gp.dot(it), bv = gv.dot(it);
+  gauss_newton_block(4.0 * L * L, x, h).apply(bp * it, bv * it, dp, dv);
+  unit_sphere_gauss_newton(v, x, h, gp - bp * it, gv - bv * it, dp, dv);
+}
+
+void Kendall::adjoint_jacobi(CVecRef p, CVecRef w, CVecRef, CVecRef eps, VecRef adj_p, VecRef adj_w) const {
+  const double L = w.norm();
+  if (L == 0.0) {
+    adj_p = eps;
+    adj_w = eps;
+    return;
+  }
+  adjoint_core(p, w, L, std::sin(L), std::cos(L), jacobi_scaling(1.0, L), jacobi_scaling(4.0, L), eps, adj_p,
+               adj_w);
+}
+
+void Kendall::regression_residuals(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
+                                   Mat* yhat, Mat* eps) const {
+  Vec yal(2 * k_);
+  regression_residual_pass(W, Y, dist, adj_p, adj_w, yhat, eps,
+                           [&](const Vec& w, const Vec& y, Vec& fit, Vec& e, Vec& ap, Vec& aw) {
+                             return regression_point(p, w, y, fit, yal, e, ap, aw);
+                           });
+}
+
+void Kendall::regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                                  Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                                  RegressionScratch&) const {
+  const int D = 2 * k_;
+  const Vec pv = p;
+  Vec fit(D), yal(D), e(D);
+  fused_regression_gradient<Vec>(V, Y, x, begin, end, tau, sum_p, sum_V,
+                                 [&](const Vec& w, const Vec& y, Vec& ap, Vec& aw) {
+                                   return regression_point(pv, w, y, fit, yal, e, ap, aw);
+                                 });
+}
+
+void Kendall::to_tangent(CVecRef p, CVecRef x, VecRef out) const {
+  out = x;
+  centre(out);
+  const Vec ip = times_i(p);
+  out -= p.dot(out) * p;
+  out -= ip.dot(out) * ip;
+}
+
+int Kendall::tangent_gaussian_size() const { return 2 * k_; }
+
+double Kendall::tangent_gaussian(CVecRef p, CVecRef z, VecRef out) const {
+  to_tangent(p, z, out);
+  return out.norm();
+}
+
+Mat Kendall::tangent_basis(CVecRef p) const {
+  Mat P = Mat::Identity(2 * k_, 2 * k_);
+  const Vec ip = times_i(p);
+  P.topLeftCorner(k_, k_).array() -= 1.0 / k_;
+  P.bottomRightCorner(k_, k_).array() -= 1.0 / k_;
+  P -= p * p.transpose() + ip * ip.transpose();
+  return projector_range(P, dim());
+}
+
+void Kendall::project(CVecRef x, VecRef out) const {
+  if (!x.allFinite()) { out = x; return; }  // see Manifold::project
+  if (!scaled_centred(x, out)) throw domain_error("all landmarks coincide: the configuration has no shape");
+  out /= out.norm();
+}
+
+std::string Kendall::point_problem(CVecRef x, double) const {
+  Vec c(2 * k_);
+  if (!scaled_centred(x, c)) return "has all landmarks at the same place: it has no shape";
+  return "";
+}
+
+std::string Kendall::tangent_problem(CVecRef p, CVecRef v, double tol) const {
+  const double scale = tol * std::max(1.0, v.norm());
+  const double cx = v.head(k_).sum(), cy = v.tail(k_).sum();
+  if (std::abs(cx) > scale * k_ || std::abs(cy) > scale * k_)
+    return "is not a tangent vector: its columns do not sum to 0";
+  const double a = p.dot(v), b = times_i(p).dot(v);
+  if (std::abs(a) > scale || std::abs(b) > scale)
+    return "is not a horizontal tangent vector at its base point (Re<v,z> = " + num::fmt(a) +
+           ", Re<v,iz> = " + num::fmt(b) + ")";
+  return "";
+}
+
+double Kendall::log_volume_density(double r) const {
+  return (2.0 * (k_ - 2) - 1.0) * std::log(std::sin(r)) + std::log(std::cos(r));
+}
+
+double Kendall::d_log_volume_density(double r) const {
+  return (2.0 * (k_ - 2) - 1.0) / std::tan(r) - std::tan(r);
+}
+
+void Kendall::centre(VecRef x) const {
+  x.head(k_).array() -= x.head(k_).mean();
+  x.tail(k_).array() -= x.tail(k_).mean();
+}
+
+bool Kendall::scaled_centred(CVecRef x, VecRef out) const {
+  const double s = x.cwiseAbs().maxCoeff();
+  if (!(s > 0.0)) return false;
+  int e;
+  std::frexp(s, &e);
+  out = x * std::ldexp(1.0, -e);
+  centre(out);
+  return out.norm() > 4.0 * k_ * std::numeric_limits<double>::epsilon();
+}
+
+}  // namespace riemdp

@@ -1,0 +1,298 @@
+// The methods of SPD(k) with the affine-invariant metric (spd.h), compiled once, here.
+#include "spd.h"
+
+#include <Eigen/Eigenvalues>
+
+namespace riemdp {
+
+namespace {
+
+// f(A) = U f(Lambda) U^T for a symmetric matrix A (symmetric eigensolver only).
+template <class F>
+Mat sym_fun(const Mat& A, F f) {
+  Eigen::SelfAdjointEigenSolver<Mat> es(A);
+  if (es.info() != Eigen::Success) throw domain_error("symmetric eigendecomposition failed");
+  Vec lam = es.eigenvalues().unaryExpr(f);
+  return es.eigenvectors() * lam.asDiagonal() * es.eigenvectors().transpose();
+}
+
+// Eigendecomposition of a symmetric matrix into es (an
+// Eigen::SelfAdjointEigenSolver of A's type): Eigen's closed form for fixed
+// 2 x 2 matrices (computeDirect: shifted by the mean eigenvalue and scaled;
+// eigenvalues within 4e-16 |A| on matrices of condition up to 1e12, as the
+// iterative solver's 7e-16, at a third of its time), the iterative solver
+// otherwise (Eigen's closed form for 3 x 3 loses accuracy on ill-conditioned
+// matrices).
+
+}  // namespace
+
+SPD::Roots SPD::roots(CVecRef p) const {
+  Eigen::SelfAdjointEigenSolver<Mat> es(as_mat(p));
+  const Vec lam = es.eigenvalues();
+  if (!(lam(0) > 0.0)) throw domain_error("a base point is not positive definite");
+  const Mat& U = es.eigenvectors();
+  return {U * lam.cwiseSqrt().asDiagonal() * U.transpose(),
+          U * lam.cwiseSqrt().cwiseInverse().asDiagonal() * U.transpose()};
+}
+
+void SPD::exp(CVecRef p, CVecRef v, VecRef out) const {
+  const Roots r = roots(p);
+  const Mat W = num::sym(r.inv_half * as_mat(v) * r.inv_half);
+  const double big = W.allFinite() ? W.cwiseAbs().maxCoeff() : std::numeric_limits<double>::infinity();
+  if (!(big <= 708.0 / k_)) {  // ||W||_2 <= k max|W_ij|: else decide on the eigenvalues
+    const bool representable =
+        W.allFinite() &&
+        Eigen::SelfAdjointEigenSolver<Mat>(W, Eigen::EigenvaluesOnly).eigenvalues().cwiseAbs().maxCoeff() <= 708.0;
+    if (!representable) {
+      out.setConstant(std::numeric_limits<double>::infinity());
+      return;
+    }
+  }
+  const Mat E = sym_fun(W, [](double x) { return std::exp(x); });
+  store(num::sym(r.half * E * r.half), out);
+}
+
+void SPD::log(CVecRef p, CVecRef q, VecRef out) const {
+  const Roots r = roots(p);
+  store(num::sym(r.half * whitened_log(r.inv_half, q) * r.half), out);
+}
+
+double SPD::dist(CVecRef p, CVecRef q) const {
+  return std::sqrt(whitened_log_eigen_sq(roots(p).inv_half, q));
+}
+
+double SPD::inner(CVecRef p, CVecRef u, CVecRef v) const {
+  Eigen::LLT<Mat> llt(as_mat(p));
+  const Mat A = llt.solve(as_mat(u)), B = llt.solve(as_mat(v));
+  return A.cwiseProduct(B.transpose()).sum();
+}
+
+void SPD::transport(CVecRef p, CVecRef q, CVecRef v, VecRef out) const {
+  const Roots r = roots(p);
+  const Mat W = sym_fun(num::sym(r.inv_half * as_mat(q) * r.inv_half), [](double x) { return std::sqrt(x); });
+  const Mat E = r.half * W * r.inv_half;
+  store(num::sym(E * as_mat(v) * E.transpose()), out);
+}
+
+void SPD::to_tangent(CVecRef, CVecRef x, VecRef out) const { store(num::sym(as_mat(x)), out); }
+
+Mat SPD::tangent_basis(CVecRef p) const {
+  const Roots r = roots(p);
+  Mat basis(k_ * k_, dim());
+  int c = 0;
+  for (int j = 0; j < k_; ++j)
+    for (int i = j; i < k_; ++i) {
+      Mat B = Mat::Zero(k_, k_);
+      if (i == j) B(i, i) = 1.0;
+      else B(i, j) = B(j, i) = std::sqrt(0.5);
+      const Mat V = r.half * B * r.half;
+      basis.col(c++) = Eigen::Map<const Vec>(V.data(), k_ * k_);
+    }
+  return basis;
+}
+
+double SPD::tangent_gaussian(CVecRef p, CVecRef z, VecRef out) const {
+  Eigen::LLT<Mat> llt(as_mat(p));
+  if (llt.info() != Eigen::Success) throw domain_error("a base point is not positive definite");
+  Mat S(k_, k_);
+  int c = 0;
+  for (int j = 0; j < k_; ++j)
+    for (int i = j; i < k_; ++i, ++c) S(i, j) = S(j, i) = i == j ? z[c] : z[c] * std::sqrt(0.5);
+  const Mat L = llt.matrixL();
+  store(num::sym(L * S * L.transpose()), out);
+  return z.norm();
+}
+
+void SPD::project(CVecRef x, VecRef out) const {
+  if (!x.allFinite()) { out = x; return; }  // see Manifold::project
+  Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(as_mat(x)));
+  Vec lam = es.eigenvalues();
+  const double top = lam(k_ - 1);
+  if (!(top > 0.0)) throw domain_error("cannot project a matrix with no positive eigenvalue onto the SPD cone");
+  lam = lam.cwiseMax(1e-12 * top);
+  store(es.eigenvectors() * lam.asDiagonal() * es.eigenvectors().transpose(), out);
+  if (!out.allFinite()) throw domain_error("the projection of a matrix this large overflows double precision");
+}
+
+double SPD::rounding_scale(CVecRef p) const {
+  Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(as_mat(p)), Eigen::EigenvaluesOnly);
+  const Vec& lam = es.eigenvalues();
+  return lam(0) > 0.0 ? std::max(1.0, lam(k_ - 1) / lam(0)) : std::numeric_limits<double>::infinity();
+}
+
+std::string SPD::point_problem(CVecRef x, double tol) const {
+  const Mat A = as_mat(x);
+  const double scale = A.cwiseAbs().maxCoeff();
+  const double asym = (A - A.transpose()).cwiseAbs().maxCoeff();
+  if (asym > tol * scale) return "is not symmetric (largest asymmetry " + num::fmt(asym) + ")";
+  Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(A), Eigen::EigenvaluesOnly);
+  if (!(es.eigenvalues()(0) > 0.0))
+    return "is not positive definite (smallest eigenvalue " + num::fmt(es.eigenvalues()(0)) + ")";
+  return "";
+}
+
+std::string SPD::tangent_problem(CVecRef, CVecRef v, double tol) const {
+  const Mat V = as_mat(v);
+  const double asym = (V - V.transpose()).cwiseAbs().maxCoeff();
+  if (asym > tol * std::max(1.0, V.cwiseAbs().maxCoeff()))
+    return "is not a tangent vector: it is not symmetric (largest asymmetry " + num::fmt(asym) + ")";
+  return "";
+}
+
+void SPD::geodesic_velocity(CVecRef p, CVecRef v, double s, VecRef out) const {
+  const Roots r = roots(p);
+  Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(r.inv_half * as_mat(v) * r.inv_half));
+  const Vec f = es.eigenvalues().array() * (s * es.eigenvalues()).array().exp();
+  const Mat HU = r.half * es.eigenvectors();
+  store(num::sym(HU * f.asDiagonal() * HU.transpose()), out);
+}
+
+void SPD::regression_gauss_newton(CVecRef p, CVecRef v, CVecRef x, CVecRef h, CVecRef gp, CVecRef gv, VecRef dp,
+                                  VecRef dv) const {
+  const Roots r = roots(p);
+  Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(r.inv_half * as_mat(v) * r.inv_half));
+  const Mat B = r.inv_half * es.eigenvectors(), HU = r.half * es.eigenvectors();
+  const Mat Gp = B.transpose() * as_mat(gp) * B, Gv = B.transpose() * as_mat(gv) * B;
+  const Vec& lam = es.eigenvalues();
+  Mat Dp = Mat::Zero(k_, k_), Dv = Mat::Zero(k_, k_);
+  const GaussNewtonBlock flat = gauss_newton_block(0.0, x, h);
+  Vec one_p(1), one_v(1);
+  for (int b = 0; b < k_; ++b)
+    for (int a = 0; a <= b; ++a) {
+      const double half_gap = 0.5 * (lam(a) - lam(b));
+      const GaussNewtonBlock blk = half_gap == 0.0 ? flat : gauss_newton_block(-half_gap * half_gap, x, h);
+      one_p.setZero();
+      one_v.setZero();
+      blk.apply(Vec::Constant(1, Gp(a, b)), Vec::Constant(1, Gv(a, b)), one_p, one_v);
+      Dp(a, b) = Dp(b, a) = one_p[0];
+      Dv(a, b) = Dv(b, a) = one_v[0];
+    }
+  store(num::sym(HU * Dp * HU.transpose()), dp);
+  store(num::sym(HU * Dv * HU.transpose()), dv);
+}
+
+void SPD::adjoint_jacobi(CVecRef p, CVecRef w, CVecRef, CVecRef eps, VecRef adj_p, VecRef adj_w) const {
+  const Roots r = roots(p);
+  Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(r.inv_half * as_mat(w) * r.inv_half));
+  const Mat B = r.inv_half * es.eigenvectors();  // p^{-1/2} U
+  const Vec half_exp = (-0.5 * es.eigenvalues()).array().exp();
+  const Mat E = half_exp.asDiagonal() * (B.transpose() * as_mat(eps) * B) * half_exp.asDiagonal();
+  adj_eigenbasis(r.half * es.eigenvectors(), es.eigenvalues(), E, adj_p, adj_w);
+}
+
+void SPD::regression_residuals(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
+                               Mat* yhat, Mat* eps) const {
+  // Fixed-size matrices for k = 2 and 3: no allocation per point. (Each
+  // fixed size costs about 10 CPU-s of compile time; k >= 4 shares the
+  // dynamic instantiation.)
+  switch (k_) {
+    case 2: return residuals_sized<2>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
+    case 3: return residuals_sized<3>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
+    default: return residuals_sized<Eigen::Dynamic>(p, W, Y, dist, adj_p, adj_w, yhat, eps);
+  }
+}
+
+double SPD::log_volume_density(double r) const {
+  if (k_ == 1) return 0.0;
+  return Manifold::log_volume_density(r);
+}
+
+double SPD::d_log_volume_density(double r) const {
+  if (k_ == 1) return 0.0;
+  return Manifold::d_log_volume_density(r);
+}
+
+double SPD::log_exp_jacobian(CVecRef p, CVecRef v) const {
+  if (k_ == 1) return 0.0;
+  const Roots r = roots(p);
+  const Vec l = Eigen::SelfAdjointEigenSolver<Mat>(num::sym(r.inv_half * as_mat(v) * r.inv_half),
+                                                   Eigen::EigenvaluesOnly).eigenvalues();
+  double s = 0.0;
+  for (int i = 0; i < k_; ++i)
+    for (int j = i + 1; j < k_; ++j) {
+      const double x = 0.5 * std::abs(l[i] - l[j]);
+      s += x < 1.0 ? std::log(num::sinhc(x)) : x + std::log(-std::expm1(-2.0 * x)) - std::log(2.0 * x);
+    }
+  return s;
+}
+
+void SPD::dist_many(CVecRef p, const PointSet& X, VecRef out) const {
+  const Mat ih = roots(p).inv_half;
+  Vec buf(k_ * k_);
+  for (Eigen::Index i = 0; i < X.cols(); ++i) {
+    buf = X.col(i);
+    out[i] = std::sqrt(whitened_log_eigen_sq(ih, buf));
+  }
+}
+
+double SPD::mean_log(CVecRef p, const PointSet& X, VecRef mean) const {
+  const Roots r = roots(p);
+  Mat acc;
+  const double cost = whitened_log_sum(r, X, nullptr, acc);
+  const double n = static_cast<double>(X.cols());
+  store(num::sym(r.half * (acc / n) * r.half), mean);
+  return cost / (2.0 * n);
+}
+
+double SPD::weighted_log_sum(CVecRef p, const PointSet& X, CVecRef w, VecRef sum) const {
+  const Roots r = roots(p);
+  Mat acc;
+  const double cost = whitened_log_sum(r, X, w.data(), acc);
+  store(num::sym(r.half * acc * r.half), sum);
+  return cost;
+}
+
+// One pass for both (one instantiation of each_whitened per size): with w
+// null every point has weight 1 (1 * l == l, so the sums are those of the
+// unweighted formula to the bit) and no check; with weights, points of
+// weight 0 are skipped and the others must be positive definite.
+double SPD::whitened_log_sum(const Roots& r, const PointSet& X, const double* w, Mat& acc) const {
+  acc = Mat::Zero(k_, k_);
+  double cost = 0.0;
+  each_whitened(r.inv_half, X, [&](Eigen::Index i) { return w && w[i] == 0.0; },
+                [&](Eigen::Index i, const auto& lam, const auto& U) {
+                  if (w && !(lam(0) > 0.0)) throw domain_error("a point is not positive definite");
+                  const double wi = w ? w[i] : 1.0;
+                  const auto l = lam.array().log().matrix().eval();
+                  acc.noalias() += U * (wi * l).asDiagonal() * U.transpose();
+                  cost += wi * l.squaredNorm();
+                });
+  return cost;
+}
+
+void SPD::log_many(CVecRef p, const PointSet& X, Eigen::Ref<Mat> logs, VecRef norms) const {
+  const Roots r = roots(p);
+  if (k_ == 2) return log_many_fixed<2>(r, X, logs, norms);
+  if (k_ == 3) return log_many_fixed<3>(r, X, logs, norms);
+  log_many_fixed<Eigen::Dynamic>(r, X, logs, norms);
+}
+
+Eigen::Map<const Mat> SPD::as_mat(CVecRef x) const { return Eigen::Map<const Mat>(x.data(), k_, k_); }
+
+void SPD::store(const Mat& A, VecRef out) const { out = Eigen::Map<const Vec>(A.data(), k_ * k_); }
+
+void SPD::adj_eigenbasis(const Mat& HU, const Vec& lam, const Mat& E, VecRef adj_p, VecRef adj_w) const {
+  Mat Fp(k_, k_), Fw(k_, k_);
+  for (int b = 0; b < k_; ++b)
+    for (int a = 0; a < k_; ++a) {
+      const JacobiScaling s = jacobi_scaling(-1.0, 0.5 * std::abs(lam(a) - lam(b)));
+      Fp(a, b) = s.footpoint * E(a, b);
+      Fw(a, b) = s.shooting * E(a, b);
+    }
+  store(num::sym(HU * Fp * HU.transpose()), adj_p);
+  store(num::sym(HU * Fw * HU.transpose()), adj_w);
+}
+
+Mat SPD::whitened_log(const Mat& inv_half, CVecRef q) const {
+  return sym_fun(num::sym(inv_half * as_mat(q) * inv_half), [](double x) {
+    if (!(x > 0.0)) throw domain_error("a point is not positive definite");
+    return std::log(x);
+  });
+}
+
+double SPD::whitened_log_eigen_sq(const Mat& inv_half, CVecRef q) const {
+  Eigen::SelfAdjointEigenSolver<Mat> es(num::sym(inv_half * as_mat(q) * inv_half), Eigen::EigenvaluesOnly);
+  return es.eigenvalues().array().log().square().sum();
+}
+
+}  // namespace riemdp
