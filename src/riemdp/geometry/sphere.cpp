@@ -244,6 +244,61 @@ double Sphere::mean_log(CVecRef p, const PointSet& X, VecRef mean) const {
   return d_ == 2 ? mean_log_pass<3>(p, X, mean) : mean_log_pass<Eigen::Dynamic>(p, X, mean);
 }
 
+// Log_p(x_i) and its norm for every column, in one pass per point (the
+// formulas of mean_log_pass: the tangent part w of x - p, the angle from the
+// squared chords by chord_angle_sq, no libm call but one square root).
+template <int Dfix>
+void Sphere::log_many_pass(CVecRef p, const PointSet& X, Eigen::Ref<Mat> logs, VecRef norms) const {
+  const Eigen::Index is = X.innerStride(), os = X.outerStride(), D = Dfix == Eigen::Dynamic ? d_ + 1 : Dfix;
+  const double* pp = p.data();
+  for (Eigen::Index i = 0; i < X.cols(); ++i) {
+    const double* xi = X.data() + i * os;
+    double* li = logs.col(i).data();
+    double a = 0.0, b = 0.0, pd = 0.0;
+    for (Eigen::Index j = 0; j < D; ++j) {
+      const double xj = xi[j * is];
+      const double m = xj - pp[j], s = xj + pp[j];
+      li[j] = m;
+      a += m * m;
+      b += s * s;
+      pd += pp[j] * m;
+    }
+    double nw2 = 0.0;
+    for (Eigen::Index j = 0; j < D; ++j) {
+      li[j] -= pd * pp[j];
+      nw2 += li[j] * li[j];
+    }
+    const double theta = chord_angle_sq(a, b);
+    if (nw2 == 0.0) {
+      if (theta > 1.0) throw domain_error("antipodal points on the sphere: the log is not defined at the cut locus");
+      for (Eigen::Index j = 0; j < D; ++j) li[j] = 0.0;
+      norms[i] = 0.0;
+      continue;
+    }
+    const double f = theta / std::sqrt(nw2);
+    for (Eigen::Index j = 0; j < D; ++j) li[j] *= f;
+    norms[i] = theta;
+  }
+}
+
+void Sphere::log_many(CVecRef p, const PointSet& X, Eigen::Ref<Mat> logs, VecRef norms) const {
+  if (d_ == 2) log_many_pass<3>(p, X, logs, norms);
+  else log_many_pass<Eigen::Dynamic>(p, X, logs, norms);
+}
+
+double Sphere::weighted_log_sum(CVecRef p, const PointSet& X, CVecRef w, VecRef sum) const {
+#if defined(RIEMDP_LANES)
+  if (d_ == 2 && X.cols() > 0) {  // on lanes (s2_mean_log with weights)
+    const Eigen::Vector3d pc = p;
+    const S2MeanLogSums r = s2_mean_log(pc.data(), X.data(), X.innerStride(), X.outerStride(), X.cols(), w.data());
+    if (r.antipodal) throw domain_error("a data point is antipodal to the current estimate: the log is not defined");
+    for (int j = 0; j < 3; ++j) sum[j] = r.m[j];
+    return r.cost;
+  }
+#endif
+  return Manifold::weighted_log_sum(p, X, w, sum);
+}
+
 #if defined(RIEMDP_LANES)
 // regression_gradient() on S^2 with one covariate, in the frame (p, u, n)
 // of the fitted great circle: u = v/|v| (tangent_basis(p).col(0) when v =

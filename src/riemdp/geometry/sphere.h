@@ -94,10 +94,18 @@ class Sphere : public Manifold {
   // angle from the squared chords by chord_angle_sq (no libm call), one square
   // root and one division; on S^2 on lanes (s2_mean_log).
   double mean_log(CVecRef p, const PointSet& X, VecRef mean) const override;
+  // Log_p(x_i) and |Log_p(x_i)| for every column in one pass per point
+  // (the Frechet median's pass).
+  void log_many(CVecRef p, const PointSet& X, Eigen::Ref<Mat> logs, VecRef norms) const override;
+
+  // The same pass with weights on S^2 (points of weight 0 skipped).
+  double weighted_log_sum(CVecRef p, const PointSet& X, CVecRef w, VecRef sum) const override;
 
  private:
   int d_;
 
+  template <int Dfix>
+  void log_many_pass(CVecRef p, const PointSet& X, Eigen::Ref<Mat> logs, VecRef norms) const;
   template <int Dfix>
   double mean_log_pass(CVecRef p, const PointSet& X, VecRef mean) const;
 

@@ -346,15 +346,18 @@ struct S2MeanLogSums {
   double m[3] = {0.0, 0.0, 0.0}, cost = 0.0;
   bool antipodal = false;
 };
+// With weights w (null: all 1), the weighted sums sum_i w_i Log_p(x_i) and
+// sum_i w_i theta_i^2; a point of weight 0 adds nothing and is not checked
+// for the antipode (as Manifold::weighted_log_sum skips it).
 template <class T, class Ops>
 inline S2MeanLogSums s2_mean_log_kernel(const double* p, const double* x, Eigen::Index is, Eigen::Index os,
-                                        Eigen::Index n) {
+                                        Eigen::Index n, const double* w) {
   using namespace lanes;
   constexpr int width = lane_count<T>::value;
   const T zero = constant<T>(0.0), one = constant<T>(1.0);
   T acc0 = zero, acc1 = zero, acc2 = zero, acc_c = zero;
   auto anti = lt(zero, zero);  // all false
-  alignas(64) double b0[width], b1[width], b2[width], index[width];
+  alignas(64) double b0[width], b1[width], b2[width], bw[width], index[width];
   for (int k = 0; k < width; ++k) index[k] = k;
   const T* tag = nullptr;
   const T lane_index = load(tag, index);
@@ -365,6 +368,7 @@ inline S2MeanLogSums s2_mean_log_kernel(const double* p, const double* x, Eigen:
       b0[k] = xi[0];
       b1[k] = xi[is];
       b2[k] = xi[2 * is];
+      if (w) bw[k] = k < len ? w[i0 + k] : 0.0;
     }
     const T x0 = load(tag, b0), x1 = load(tag, b1), x2 = load(tag, b2);
     T m0 = x0 - p[0], m1 = x1 - p[1], m2 = x2 - p[2];
@@ -377,9 +381,19 @@ inline S2MeanLogSums s2_mean_log_kernel(const double* p, const double* x, Eigen:
     const T nw2 = m0 * m0 + m1 * m1 + m2 * m2;
     T theta = chord_angle_core<T, Ops>(a, b);
     const auto none = eq(nw2, zero);
+    const T safe = select(none, one, nw2);
+    if (w) {
+      const T wt = load(tag, bw);
+      anti = either(anti, both(both(none, lt(one, theta)), lt(zero, wt)));
+      const T f = select(none, zero, wt * (theta / Ops::sqrt(safe)));
+      acc0 += f * m0;
+      acc1 += f * m1;
+      acc2 += f * m2;
+      acc_c += select(none, zero, wt * (theta * theta));
+      continue;
+    }
     anti = either(anti, both(none, lt(one, theta)));
     if (len < width) theta = select(lt(lane_index, constant<T>(len)), theta, zero);
-    const T safe = select(none, one, nw2);
     const T f = select(none, zero, theta / Ops::sqrt(safe));
     acc0 += f * m0;
     acc1 += f * m1;
@@ -396,22 +410,22 @@ inline S2MeanLogSums s2_mean_log_kernel(const double* p, const double* x, Eigen:
   return out;
 }
 RIEMDP_FLATTEN inline S2MeanLogSums s2_mean_log_default(const double* p, const double* x, Eigen::Index is,
-                                                       Eigen::Index os, Eigen::Index n) {
-  return s2_mean_log_kernel<S2LanesDefault, S2OpsDefault>(p, x, is, os, n);
+                                                       Eigen::Index os, Eigen::Index n, const double* w) {
+  return s2_mean_log_kernel<S2LanesDefault, S2OpsDefault>(p, x, is, os, n, w);
 }
 #if defined(RIEMDP_LANES_DISPATCH)
 __attribute__((target("avx2"), flatten)) inline S2MeanLogSums s2_mean_log_avx2(const double* p, const double* x,
                                                                               Eigen::Index is, Eigen::Index os,
-                                                                              Eigen::Index n) {
-  return s2_mean_log_kernel<S2LanesAvx2, S2OpsAvx2>(p, x, is, os, n);
+                                                                              Eigen::Index n, const double* w) {
+  return s2_mean_log_kernel<S2LanesAvx2, S2OpsAvx2>(p, x, is, os, n, w);
 }
 #endif
 inline S2MeanLogSums s2_mean_log(const double* p, const double* x, Eigen::Index is, Eigen::Index os,
-                                 Eigen::Index n) {
+                                 Eigen::Index n, const double* w = nullptr) {
 #if defined(RIEMDP_LANES_DISPATCH)
-  if (lanes::isa() == 1) return s2_mean_log_avx2(p, x, is, os, n);
+  if (lanes::isa() == 1) return s2_mean_log_avx2(p, x, is, os, n, w);
 #endif
-  return s2_mean_log_default(p, x, is, os, n);
+  return s2_mean_log_default(p, x, is, os, n, w);
 }
 #endif  // RIEMDP_LANES
 
