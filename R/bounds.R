@@ -398,7 +398,7 @@ dp_find_bounds <- function(M, X, epsilon, bounds = dp_bounds(), center = NULL) {
   S <- release_points(M, X, call)
   C <- if (is.null(center)) NULL else bounds_public_point(M, center, "center", call)
   plan <- bounds_plan(M, bounds, S$n, epsilon, C, NULL, call)
-  found <- bounds_run(M, S, plan, X = X)
+  found <- bounds_run(M, S, plan, C, X = X)
   structure(list(center = from_values(M, found$center, 1L, TRUE, if (is.null(center)) found$like else center),
                  radius = found$radius, stages = plan$stages, epsilon = sum(plan$stages$epsilon),
                  guarantee = "epsilon-DP", mu = gdp_from_dp(sum(plan$stages$epsilon)), n = S$n,
