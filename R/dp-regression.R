@@ -203,8 +203,11 @@
 #'   `covariate_name` (the name of the argument passed as `x` when it is a
 #'   name, else `"x"`; used in prints and plots), `sampler`, `control`,
 #'   `diagnostics` and `call`. Methods: `print()`, `summary()`, `coef()`,
-#'   `predict()` (needs `newx`: the release holds no data), `nobs()` (the
-#'   public n), `plot()`; `fitted()` and `residuals()` are errors.
+#'   `predict()` (needs `newdata`: a vector of covariate values or a data
+#'   frame with a column named after the covariate, or the same as `newx`;
+#'   the release holds no data; any other argument, `interval` among them,
+#'   is an error), `nobs()` (the public n), `plot()`; `fitted()` and
+#'   `residuals()` are errors.
 #' @references Kulkarni, A. and Soto, C. (2025). Differentially private
 #'   geodesic and linear regression. arXiv:2504.11304; Reimherr, M. and
 #'   Awan, J. (2019). KNG: the K-norm gradient mechanism. *NeurIPS*.
@@ -514,17 +517,23 @@ coef.riemdp_regression_release <- function(object, ...) {
 }
 
 #' @export
-predict.riemdp_regression_release <- function(object, newx, ...) {
+predict.riemdp_regression_release <- function(object, newx = NULL, newdata = NULL, ...) {
   call <- sys.call()
-  if (missing(newx))
-    abort("`newx` is required: a release holds no data (only its public parameters and the private geodesic), so it has no fitted values; pass `newx`, the covariate values at which to evaluate the private geodesic", call)
-  if (!is.numeric(newx) || !length(newx)) abort("`newx` must be a numeric vector of covariate values", call)
-  check_finite_numeric(newx, "newx", call)
+  new <- predict_new_values(newdata, newx, list(...), call)
+  if (is.null(new$value))
+    abort("`newdata` (or `newx`) is required: a release holds no data (only its public parameters and the private geodesic), so it has no fitted values; pass `newdata`, the covariate values at which to evaluate the private geodesic (a vector, or a data frame with a column named after the covariate)", call)
+  arg <- new$arg
+  covariate <- object$covariate_name %||% "x"
+  newx <- regression_newdata_matrix(new$value, covariate, arg, call)
+  if (is.matrix(newx) && ncol(newx) == 1L) newx <- newx[, 1L]
+  if (!is.numeric(newx) || !length(newx) || !is.null(dim(newx)))
+    abort(sprintf("`%s` must be a numeric vector of covariate values (or a data frame with a column `%s`)", arg, covariate), call)
+  check_finite_numeric(newx, arg, call)
   M <- object$manifold
   P <- as_points(M, object$footpoint_range, "footpoint", call)
   u <- (as.double(newx) - object$x_range[1]) / (object$x_range[2] - object$x_range[1])
   W <- list(x = as.double(outer(as.double(object$shooting_range), u)), n = length(u), by_row = FALSE)
-  out <- core_call(geom_exp(M, P, W, is.null(M$point_shape)), call, "`newx`")
+  out <- core_call(geom_exp(M, P, W, is.null(M$point_shape)), call, sprintf("`%s`", arg))
   from_values(M, out, length(u), FALSE, object$footpoint)
 }
 
@@ -744,8 +753,11 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #'   `terms`, `formula`, `xlevels` (the public levels of factor predictors),
 #'   `contrasts`, `na.action`, `response` (the response's expression, as a
 #'   string), `sampler`, `control`, `diagnostics` and `call`. Methods:
-#'   `print()`, `summary()`, `coef()`, `predict()` (needs `newdata`: the
-#'   release holds no data), `formula()`, `nobs()` (the public n), `plot()`;
+#'   `print()`, `summary()`, `coef()`, `predict()` (needs `newdata`: a data
+#'   frame with the predictors, or with one predictor a vector of its values;
+#'   `newx` is taken as the same; the release holds no data; any other
+#'   argument, `interval` and `se.fit` among them, is an error: a release has
+#'   no intervals yet), `formula()`, `nobs()` (the public n), `plot()`;
 #'   `fitted()` and `residuals()` are errors, as the release holds no data.
 #' @seealso [dp_geodesic_regression()], [sensitivity_geodesic_regression()].
 #' @examples
@@ -1058,21 +1070,36 @@ print.summary.riemdp_linear_release <- function(x, digits = max(3L, getOption("d
 }
 
 #' @export
-predict.riemdp_linear_release <- function(object, newdata, ...) {
+predict.riemdp_linear_release <- function(object, newdata = NULL, newx = NULL, ...) {
   call <- sys.call()
-  if (missing(newdata))
+  new <- predict_new_values(newdata, newx, list(...), call)
+  if (is.null(new$value))
     abort("`newdata` is required: a release holds no data (only its public parameters and the private coefficients), so it has no fitted values to return as lm() does; pass `newdata`, a data frame with the predictors", call)
-  if (!is.data.frame(newdata)) abort("`newdata` must be a data frame with the predictors", call)
+  newdata <- linear_newdata_frame(new$value, object$terms, new$arg, call)
   # the release's terms hold no environment: functions of the formula are
   # looked up from the caller
   tt <- object$terms
   environment(tt) <- parent.frame()
   # factors take the release's public levels (unknown levels are an error)
   mf <- tryCatch(stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels),
-                 error = function(e) abort(sprintf("`newdata` must hold the predictors of the release%s",
+                 error = function(e) abort(sprintf("`%s` must hold the predictors of the release%s", new$arg,
                                                    if (length(object$xlevels)) ", with factor levels among the release's" else ""),
                                            call))
   drop(stats::model.matrix(tt, mf, contrasts.arg = object$contrasts) %*% object$coefficients)
+}
+
+# `newdata` (or `newx`) of a linear release as a data frame: a data frame
+# as it is; a matrix with column names as the data frame of its columns; a
+# vector when the formula has one predictor variable, as that variable.
+linear_newdata_frame <- function(value, tt, arg, call) {
+  if (is.data.frame(value)) return(value)
+  vars <- all.vars(tt)
+  if (is.matrix(value) && !is.null(colnames(value))) return(as.data.frame(value))
+  if (is.null(dim(value)) && is.atomic(value) && length(value) && length(vars) == 1L)
+    return(stats::setNames(data.frame(value), vars))
+  abort(sprintf("`%s` must be a data frame with the predictor%s %s%s", arg, if (length(vars) == 1L) "" else "s",
+                paste0("`", vars, "`", collapse = ", "),
+                if (length(vars) == 1L) " (or a vector of its values)" else " (or a matrix with columns named so)"), call)
 }
 
 #' @export

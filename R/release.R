@@ -603,7 +603,7 @@ release_predict_hint <- function(object) {
   if (inherits(object, "riemdp_linear_release"))
     return("predict(release, newdata) gives the private fit at the predictors in `newdata` (compute residuals from your data, which the guarantee does not cover)")
   if (inherits(object, "riemdp_regression_release"))
-    return("predict(release, newx) gives the private geodesic at covariate values `newx`")
+    return("predict(release, newdata) gives the private geodesic at the covariate values in `newdata`")
   "coef(release) gives the private estimate"
 }
 

@@ -33,3 +33,61 @@ test_that("dp_find_bounds(center = ) finds the radius around the given public ce
     expect_identical(b$stages$bound, "radius")
   }
 })
+
+test_that("every predict() method takes `newdata` (data frame or vector) and refuses unknown arguments", {
+  msg_of <- function(expr) tryCatch({
+    force(expr)
+    "no error"
+  }, error = function(e) conditionMessage(e))
+  ctl <- mcmc_control(n_iter = 300, burn_in = 300, verbose = FALSE)
+  S2 <- manifold_sphere(2)
+  set.seed(3302)
+  depth <- runif(30)
+  Y <- riem_project(S2, riem_geodesic(S2, c(0, 0, 1), c(0.3, 0.2, 0), depth) + matrix(rnorm(90, sd = 0.02), 30))
+  at <- c(0.1, 0.5, 0.9)
+  # a geodesic fit: newdata was swallowed by `...` and all n fitted values came back
+  fit <- geodesic_regression(S2, depth, Y)
+  ref <- predict(fit, newx = at)
+  expect_identical(dim(ref), c(3L, 3L))
+  expect_identical(predict(fit, newdata = at), ref)
+  expect_identical(predict(fit, newdata = data.frame(depth = at, other = 1)), ref)
+  expect_identical(predict(fit, newdata = data.frame(z = at)), ref)
+  expect_identical(predict(fit, at), ref)
+  expect_match(msg_of(predict(fit, newdata = at, newx = at)), "not both")
+  expect_match(msg_of(predict(fit, new_data = at)), "not used: `new_data`")
+  expect_match(msg_of(predict(fit, at, NULL, 3)), "unnamed extra argument")
+  expect_match(msg_of(predict(fit, at, interval = "confidence")), "`interval` is not available")
+  expect_match(msg_of(predict(fit, newdata = data.frame(a = at, b = at))), "`newdata` must hold the covariate `depth`")
+  expect_match(msg_of(predict(fit, newdata = c(0.1, NA))), "`newdata`")
+  # two covariates: newdata's columns by name
+  X2 <- cbind(a = runif(30), b = runif(30))
+  fit2 <- geodesic_regression(S2, X2, Y)
+  expect_identical(predict(fit2, newdata = data.frame(b = 0.7, a = 0.2)), predict(fit2, newx = cbind(0.2, 0.7)))
+  # a geodesic release
+  g <- dp_geodesic_regression(S2, depth, Y, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1),
+                              center = c(0, 0, 1), radius = 0.5, control = ctl)
+  gref <- predict(g, newx = at)
+  expect_identical(predict(g, newdata = at), gref)
+  expect_identical(predict(g, at), gref)
+  expect_identical(predict(g, newdata = data.frame(depth = at, other = 2)), gref)
+  expect_match(msg_of(predict(g, newdata = at, newx = at)), "not both")
+  expect_match(msg_of(predict(g, at, type = "response")), "`type`")
+  expect_match(msg_of(predict(g, at, se.fit = TRUE)), "`se.fit` is not available")
+  expect_match(msg_of(predict(g, newdata = data.frame(a = at, b = at))), "`newdata`.*`depth`")
+  # a linear release
+  rel <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200,
+                              control = ctl)
+  lref <- predict(rel, newdata = data.frame(speed = c(10, 20)))
+  expect_identical(predict(rel, newdata = c(10, 20)), lref)
+  expect_identical(predict(rel, newx = c(10, 20)), lref)
+  expect_identical(predict(rel, newx = data.frame(speed = c(10, 20))), lref)
+  expect_identical(predict(rel, newx = cbind(speed = c(10, 20))), lref)
+  expect_match(msg_of(predict(rel, newdata = data.frame(speed = 1), newx = 1)), "not both")
+  expect_match(msg_of(predict(rel, data.frame(speed = 1), interval = "prediction")), "`interval` is not available")
+  expect_match(msg_of(predict(rel, data.frame(speed = 1), level = 0.9)), "`level` is not available")
+  expect_match(msg_of(predict(rel, data.frame(speed = 1), foo = 1)), "not used: `foo`")
+  expect_match(msg_of(predict(rel, data.frame(speed = 1), 3)), "not both")
+  two <- dp_linear_regression(mpg ~ wt + hp, mtcars, epsilon = 1, tau = 5, beta_max = 50, control = ctl,
+                              x_range = list(wt = c(1, 6), hp = c(50, 350)))
+  expect_match(msg_of(predict(two, newdata = c(3, 100))), "`newdata` must be a data frame with the predictors `wt`, `hp`")
+})
