@@ -236,6 +236,12 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                                          outside = !missing(outside))))
   }
   check_manifold(M, call)
+  if (missing(center) || missing(radius)) {
+    lacking <- c("`center`", "`radius`")[c(missing(center), missing(radius))]
+    abort(sprintf("%s %s required: the release needs a public ball B(center, radius) that holds the data (its sensitivity comes from the radius). Give the public %s you know, or let the release find %s privately with part of `epsilon`: bounds = dp_bounds() (see ?dp_bounds)",
+                  paste(lacking, collapse = " and "), if (length(lacking) == 1L) "is" else "are",
+                  paste(lacking, collapse = " and "), if (length(lacking) == 1L) "it" else "them"), call)
+  }
   mechanism <- arg_match(mechanism, c("laplace", "kng", "gaussian"), "mechanism", call)
   outside <- arg_match(outside, c("error", "clip"), "outside", call)
   normalizer <- arg_match(normalizer, c("conservative", "footprint_free"), "normalizer", call)

@@ -91,3 +91,17 @@ test_that("every predict() method takes `newdata` (data frame or vector) and ref
                               x_range = list(wt = c(1, 6), hp = c(50, 350)))
   expect_match(msg_of(predict(two, newdata = c(3, 100))), "`newdata` must be a data frame with the predictors `wt`, `hp`")
 })
+
+test_that("dp_frechet_mean() without its ball says what is needed and points to dp_bounds()", {
+  S2 <- manifold_sphere(2)
+  set.seed(3303)
+  X <- riem_rlaplace(S2, 20, c(0, 0, 1), 0.1)
+  both <- tryCatch(dp_frechet_mean(S2, X, epsilon = 1), error = identity)
+  expect_s3_class(both, "riemdp_error")
+  expect_match(conditionMessage(both), "`center` and `radius` are required")
+  expect_match(conditionMessage(both), "bounds = dp_bounds()", fixed = TRUE)
+  expect_match(conditionMessage(tryCatch(dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5), error = identity)),
+               "`center` is required.*dp_bounds")
+  expect_match(conditionMessage(tryCatch(dp_frechet_mean(S2, X, epsilon = 1, center = c(0, 0, 1)), error = identity)),
+               "`radius` is required.*dp_bounds")
+})
