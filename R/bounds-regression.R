@@ -384,8 +384,8 @@ geodesic_release_with_bounds <- function(M, x, Y, epsilon, vals, given, scheme, 
   C <- if (given$center) bounds_public_point(M, vals$center, "center", call) else NULL
   radius <- if (given$radius) check_positive(vals$radius, "radius", call) else NULL
   if (!is.null(radius) && !(radius <= M$inj))
-    abort(sprintf("`radius` = %s must be at most the injectivity radius %s of %s", format(radius), format(M$inj, digits = 6),
-                  manifold_label(M)), call)
+    abort(sprintf("`radius` = %s must be at most the injectivity radius %s of %s%s", format(radius), format(M$inj, digits = 6),
+                  manifold_label(M), radius_units_note(M)), call)
   tau <- if (given$tau) check_positive(vals$tau, "tau", call) else NULL
   tau_m <- if (given$tau_m) check_positive(vals$tau_m, "tau_m", call) else NULL
   if (is.null(x_range)) {

@@ -256,8 +256,8 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   if (C$n != 1L) abort("`center` must be a single point", call)
   radius <- check_positive(radius, "radius", call)
   if (!(radius <= M$inj))
-    abort(sprintf("`radius` = %s must be at most the injectivity radius %s of %s", format(radius), format(M$inj, digits = 6),
-                  manifold_label(M)), call)
+    abort(sprintf("`radius` = %s must be at most the injectivity radius %s of %s%s", format(radius), format(M$inj, digits = 6),
+                  manifold_label(M), radius_units_note(M)), call)
   if (M$type %in% c("spd", "hyperbolic")) check_ball_resolved(M, C, radius + tau_m, call, "the fitted geodesics")
   S <- release_points(M, Y, call, "Y")
   check_squares_representable(M, S, list(tau = tau, tau_m = tau_m, radius = radius), call)
@@ -758,7 +758,10 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #'   `newx` is taken as the same; the release holds no data; any other
 #'   argument, `interval` and `se.fit` among them, is an error: a release has
 #'   no intervals yet), `formula()`, `nobs()` (the public n), `plot()`;
-#'   `fitted()` and `residuals()` are errors, as the release holds no data.
+#'   `fitted()` and `residuals()` are errors, as the release holds no data;
+#'   so are `confint()`, `vcov()`, `sigma()` and `model.matrix()`: a release
+#'   has no intervals or standard errors yet (its uncertainty is the privacy
+#'   noise's, not the data's residual spread).
 #' @seealso [dp_geodesic_regression()], [sensitivity_geodesic_regression()].
 #' @examples
 #' rel <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30,

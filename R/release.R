@@ -616,6 +616,42 @@ release_predict_hint <- function(object) {
 #' @export
 nobs.riemdp_release <- function(object, ...) object$n
 
+# No standard errors, intervals or residual scale yet: each is an error that
+# says why (an lm() habit must not meet "no applicable method", or a method
+# of another class answering from the data in the formula's environment).
+# The sampling law of a release is the noise's law around the data's
+# estimate; its spread is not the data's residual spread, which the
+# guarantee does not cover.
+release_no_inference <- function(object, what) {
+  est <- if (inherits(object, "riemdp_linear_release")) "coefficients" else "estimate"
+  abort(sprintf("%s is not available for a release yet: a release holds no data (only its public parameters and the private %s), and its uncertainty is that of the privacy noise, whose intervals riemdp does not compute yet; the data's own residuals are not covered by the guarantee. %s",
+                what, est, release_predict_hint(object)), sys.call(-1))
+}
+
+#' @export
+confint.riemdp_release <- function(object, parm, level = 0.95, ...) {
+  release_no_inference(object, "confint() (confidence intervals)")
+}
+
+#' @export
+vcov.riemdp_release <- function(object, ...) {
+  release_no_inference(object, "vcov() (a covariance matrix of the estimate)")
+}
+
+#' @export
+sigma.riemdp_release <- function(object, ...) {
+  release_no_inference(object, "sigma() (the residual standard deviation)")
+}
+
+#' @export
+model.matrix.riemdp_release <- function(object, ...) {
+  linear <- inherits(object, "riemdp_linear_release")
+  abort(sprintf("model.matrix() is not available for a release: it holds no data (only its public parameters and the private %s).%s %s",
+                if (linear) "coefficients" else "estimate",
+                if (linear) " For your own data, use model.matrix(formula(release), data);" else "",
+                release_predict_hint(object)), sys.call())
+}
+
 # The layout's names for a release's output: the data's column names or
 # matrix dimnames (public metadata of the input, as frechet_mean() keeps
 # them), else the centre's.

@@ -105,3 +105,60 @@ test_that("dp_frechet_mean() without its ball says what is needed and points to 
   expect_match(conditionMessage(tryCatch(dp_frechet_mean(S2, X, epsilon = 1, center = c(0, 0, 1)), error = identity)),
                "`radius` is required.*dp_bounds")
 })
+
+test_that("sphere_from_latlon() and sphere_to_latlon(): degrees to unit vectors of S^2 and back, inputs checked", {
+  X <- sphere_from_latlon(datasets::quakes$lat, datasets::quakes$long)
+  expect_identical(X, fiji_quakes)
+  expect_identical(sphere_from_latlon(datasets::quakes[, c("long", "lat")]), fiji_quakes)
+  ll <- sphere_to_latlon(X, wrap = 360)
+  expect_identical(colnames(ll), c("lat", "long"))
+  expect_equal(unname(ll), unname(as.matrix(datasets::quakes[, c("lat", "long")])), tolerance = 1e-12)
+  # closed forms: poles, the equator, the date line
+  P <- sphere_from_latlon(c(90, -90, 0, 0, 0, 45), c(10, 0, 0, 90, 180, -90))
+  expect_equal(unname(P), rbind(c(0, 0, 1), c(0, 0, -1), c(1, 0, 0), c(0, 1, 0), c(-1, 0, 0),
+                                c(0, -sqrt(0.5), sqrt(0.5))), tolerance = 1e-15)
+  back <- sphere_to_latlon(P)
+  expect_equal(unname(back[, "lat"]), c(90, -90, 0, 0, 0, 45), tolerance = 1e-12)
+  expect_equal(unname(back[, "long"]), c(10, 0, 0, 90, 180, -90), tolerance = 1e-12)
+  expect_equal(unname(sphere_to_latlon(P, wrap = 360)[, "long"]), c(10, 0, 0, 90, 180, 270), tolerance = 1e-12)
+  expect_identical(unname(sphere_to_latlon(c(0, 0, 1))[, "long"]), 0)
+  expect_identical(dim(sphere_to_latlon(c(0, 0, 1))), c(1L, 2L))
+  expect_equal(riem_dist(manifold_sphere(2), sphere_from_latlon(0, 0)[1, ], sphere_from_latlon(0, 30)[1, ]), pi / 6)
+  # the RNG is left alone
+  set.seed(3304)
+  seed <- .Random.seed
+  invisible(sphere_to_latlon(sphere_from_latlon(1, 2)))
+  expect_identical(.Random.seed, seed)
+  # inputs
+  expect_error_mentions(sphere_from_latlon(100, 0), c("`lat`", "\\[-90, 90\\]"))
+  expect_error_mentions(sphere_from_latlon(0, 400), c("`long`", "360"))
+  expect_error_mentions(sphere_from_latlon(c(1, 2), c(1, 2, 3)), c("same length"))
+  expect_error_mentions(sphere_from_latlon(NA, 1), "`lat`")
+  expect_error_mentions(sphere_from_latlon("1", 1), "`lat`.*numeric")
+  expect_error_mentions(sphere_from_latlon(10), "`long` is required")
+  expect_error_mentions(sphere_from_latlon(data.frame(a = 1, b = 2)), "columns `lat` and `long`")
+  expect_error_mentions(sphere_to_latlon(c(1, 1, 1)), "`X`")
+  expect_error_mentions(sphere_to_latlon(c(1, 0)), "`X`")
+  expect_error_mentions(sphere_to_latlon(c(0, 0, 1), wrap = 90), "`wrap`")
+})
+
+test_that("radius errors say radians; a release answers confint(), vcov(), sigma() and model.matrix() with an error that says why", {
+  S2 <- manifold_sphere(2)
+  set.seed(3305)
+  X <- riem_rlaplace(S2, 20, c(0, 0, 1), 0.1)
+  expect_error_mentions(dp_frechet_mean(S2, X, epsilon = 1, center = c(0, 0, 1), radius = 30), c("`radius`", "radians"))
+  expect_error_mentions(dp_geodesic_regression(S2, runif(20), X, epsilon = 1, tau = 0.1, tau_m = 1, x_range = c(0, 1),
+                                               center = c(0, 0, 1), radius = 30), c("`radius`", "radians"))
+  ctl <- mcmc_control(n_iter = 300, burn_in = 300, verbose = FALSE)
+  rel <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200,
+                              control = ctl)
+  fr <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5, center = c(0, 0, 1))
+  for (r in list(rel, fr)) {
+    expect_error_mentions(confint(r), c("confint\\(\\)", "not available for a release", "noise"))
+    expect_error_mentions(vcov(r), c("vcov\\(\\)", "not available for a release"))
+    expect_error_mentions(stats::sigma(r), c("sigma\\(\\)", "not available for a release"))
+    expect_error_mentions(model.matrix(r), c("model.matrix\\(\\)", "holds no data"))
+  }
+  expect_error_mentions(model.matrix(rel), "model.matrix\\(formula\\(release\\), data\\)")
+  expect_error_mentions(predict(rel, data.frame(speed = 1), interval = "confidence"), "`interval` is not available")
+})
