@@ -99,8 +99,11 @@
 #' @param x_limits The public wide range of the covariate, `c(lower, upper)`
 #'   (e.g. `c(0, 700)` for earthquake depths in km), inside which its range is
 #'   found privately; for [dp_linear_regression()] one pair per numeric
-#'   predictor, in any form `x_range` takes there. Needed unless `x_range` is
-#'   stated.
+#'   numeric predictor, in any form `x_range` takes there: each numeric
+#'   column of the model matrix counts, so an interaction of numeric
+#'   predictors (`x:z`) or a term such as `I(x^2)` needs its own pair, named
+#'   as `lm()` names the column (e.g. `list(x = c(0, 1), z = c(0, 2),
+#'   "x:z" = c(0, 2))`). Needed unless `x_range` is stated.
 #' @param y_limits [dp_linear_regression()] only: the public wide range of
 #'   the response, `c(lower, upper)`, inside which its range is found
 #'   privately (for `beta_max`, the spread-based `tau` and the grid of
@@ -540,7 +543,7 @@ linear_release_with_bounds <- function(X, y, dummy, numeric_cols, epsilon, x_ran
     if (is.null(spec$x_limits))
       abort(sprintf("the predictors' ranges are to be found privately: give their public wide ranges, bounds = dp_regression_bounds(x_limits = ...) (for %s, in any form `x_range` takes), or state `x_range`",
                     paste0("`", numeric_cols, "`", collapse = ", ")), call)
-    L <- predictor_ranges(spec$x_limits, numeric_cols, call)
+    L <- predictor_ranges(spec$x_limits, numeric_cols, call, "x_limits")
     grids <- lapply(numeric_cols, function(j) bounds_range_grid(L[, j], spec$n_grid))
     names(grids) <- numeric_cols
     for (j in numeric_cols) {

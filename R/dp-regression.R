@@ -722,7 +722,13 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' @param x_range Public ranges of the predictors: `c(lower, upper)` for one
 #'   predictor; for several, a matrix with two rows and one column per
 #'   predictor (named after them, or in the order of the model matrix) or a
-#'   named list of `c(lower, upper)` pairs. Values outside are an error, and
+#'   named list of `c(lower, upper)` pairs. Every numeric column of the
+#'   model matrix is a predictor here, named as `lm()` names it: an
+#'   interaction of numeric predictors (`x:z`) or a term such as `I(x^2)` is
+#'   a column of its own and needs its own pair (e.g.
+#'   `list(x = c(0, 1), z = c(0, 2), "x:z" = c(0, 2))`; the range of a
+#'   product is public when the ranges of its factors are: here
+#'   \eqn{[0, 1] \times [0, 2]}{[0, 1] x [0, 2]} gives \[0, 2\]). Values outside are an error, and
 #'   so is a range narrower than `sqrt(.Machine$double.eps)` times its
 #'   largest endpoint magnitude (centre the predictor with a public constant,
 #'   e.g. `I(x - 1000)`).
@@ -1004,10 +1010,11 @@ check_row_transforms <- function(vars, columns, call) {
 }
 
 # The public ranges of the predictors as a 2 x m matrix in the order of `names`.
-predictor_ranges <- function(x_range, names, call) {
+predictor_ranges <- function(x_range, names, call, arg = "x_range") {
   m <- length(names)
-  bad <- function() abort(sprintf("`x_range` must give c(lower, upper) (finite, lower < upper) for each predictor: %s; as a vector for one predictor, a 2 x %d matrix or a named list",
-                                  paste0("`", names, "`", collapse = ", "), m), call)
+  bad <- function() abort(sprintf("`%s` must give c(lower, upper) (finite, lower < upper) for each predictor: %s; as a vector for one predictor, a 2 x %d matrix or a named list%s",
+                                  arg, paste0("`", names, "`", collapse = ", "), m,
+                                  if (any(grepl(":", names, fixed = TRUE))) " (an interaction is a column of its own and needs its own pair)" else ""), call)
   R <- if (is.list(x_range)) {
     if (is.null(names(x_range)) || !setequal(names(x_range), names) || length(x_range) != m) bad()
     tryCatch(vapply(x_range[names], function(r) as.double(r), numeric(2)), error = function(e) bad())
@@ -1021,7 +1028,7 @@ predictor_ranges <- function(x_range, names, call) {
   } else bad()
   if (!all(is.finite(R)) || !all(R[1L, ] < R[2L, ]) || !all(is.finite(R[2L, ] - R[1L, ]))) bad()
   for (j in seq_len(m))
-    check_range_resolved(R[1L, j], R[2L, j], if (m == 1L) "x_range" else sprintf("x_range` for `%s", names[j]),
+    check_range_resolved(R[1L, j], R[2L, j], if (m == 1L) arg else sprintf("%s` for `%s", arg, names[j]),
                          names[j], call, "I(%s - %s)")
   dimnames(R) <- list(c("lower", "upper"), names)
   R

@@ -457,15 +457,17 @@ spd_condition <- function(M, x) {
 # The sensitivity bound is for the exact Frechet mean: the public ball must lie
 # where double precision resolves points (resolved_reach()). Public
 # parameters only.
-check_ball_resolved <- function(M, C, radius, call, what = "the Fr\u00e9chet mean") {
+check_ball_resolved <- function(M, C, radius, call, what = "the Fr\u00e9chet mean", args = c("radius", "center")) {
   if (isTRUE(radius <= resolved_reach(M, C$x))) return(invisible(TRUE))
   scale <- if (M$type == "spd") spd_condition(M, C$x) * exp(2 * radius) else cosh(acosh(max(1, C$x[1])) + radius)
-  abort(sprintf("the public ball of radius %s around `center` reaches %s, where double precision resolves points only to a relative %s: %s, and so the sensitivity bound, cannot be trusted there; use a smaller `radius` or %s",
-                format(radius, digits = 4),
+  abort(sprintf("the public ball of radius %s around `%s` reaches %s, where double precision resolves points only to a relative %s: %s, and so the sensitivity bound, cannot be trusted there; use a smaller `%s` (at most %s here) or %s",
+                format(radius, digits = 4), args[2],
                 if (M$type == "spd") sprintf("matrices with condition number up to %s", format(scale, digits = 3))
                 else sprintf("distance %s from the origin", format(acosh(scale), digits = 4)),
-                format(.Machine$double.eps * scale, digits = 2), what,
-                if (M$type == "spd") "a better-conditioned `center` (rescale the data)" else "a `center` nearer the origin (move the data by an isometry)"),
+                format(.Machine$double.eps * scale, digits = 2), what, args[1],
+                format(max(0, resolved_reach(M, C$x)), digits = 4),
+                if (M$type == "spd") sprintf("a better-conditioned `%s` (rescale the data)", args[2])
+                else sprintf("a `%s` nearer the origin (move the data by an isometry)", args[2])),
         call)
 }
 

@@ -162,3 +162,55 @@ test_that("radius errors say radians; a release answers confint(), vcov(), sigma
   expect_error_mentions(model.matrix(rel), "model.matrix\\(formula\\(release\\), data\\)")
   expect_error_mentions(predict(rel, data.frame(speed = 1), interval = "confidence"), "`interval` is not available")
 })
+
+test_that("private bounds: count_radius, x_limits and region_radius are checked against what the manifold allows, naming the argument", {
+  S2 <- manifold_sphere(2)
+  set.seed(3306)
+  X <- riem_rgaussian(S2, 500, c(0, 0, 1), 0.1)
+  # count_radius = 2 gave a 29-point net and a private ball holding none of the data; >= pi was accepted
+  for (cr in c(1, 2, pi, 4)) {
+    expect_error_mentions(dp_find_bounds(S2, X, epsilon = 1, bounds = dp_bounds(count_radius = cr)),
+                          c("`count_radius`", "largest radius of the ball", "radians"))
+    expect_error_mentions(dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5, bounds = dp_bounds(count_radius = cr)),
+                          c("`count_radius`", "r\\* = sensitivity_radius_max"))
+  }
+  # the default still localises
+  b <- dp_find_bounds(S2, X, epsilon = 1)
+  expect_gt(mean(riem_dist(S2, b$center, X) <= b$radius), 0.5)
+  # x_limits errors name x_limits (they named x_range)
+  d <- data.frame(x = runif(200), z = runif(200))
+  d$y <- d$x + d$z + stats::rnorm(200, sd = 0.1)
+  ctl <- mcmc_control(n_iter = 200, burn_in = 200, verbose = FALSE)
+  m <- tryCatch(dp_linear_regression(y ~ x + z, d, epsilon = 2, tau = 1, beta_max = 10, control = ctl,
+                                     bounds = dp_regression_bounds(x_limits = list(x = c(0, 1)))),
+                error = conditionMessage)
+  expect_match(m, "`x_limits` must give")
+  expect_false(grepl("x_range", sub("`x_limits` must give.*", "", m)))
+  # an interaction: its own pair, said in the error and in the help
+  m <- tryCatch(dp_linear_regression(y ~ x * z, d, epsilon = 2, tau = 1, beta_max = 10, control = ctl,
+                                     bounds = dp_regression_bounds(x_limits = list(x = c(0, 1), z = c(0, 1)))),
+                error = conditionMessage)
+  expect_match(m, "`x_limits`.*`x:z`.*interaction is a column of its own")
+  rd <- function(topic) paste(capture.output(tools::Rd2txt(tools::Rd_db("riemdp")[[paste0(topic, ".Rd")]],
+                                                            options = list(underline_titles = FALSE))), collapse = " ")
+  expect_match(rd("dp_regression_bounds"), "interaction of numeric predictors")
+  expect_match(rd("dp_linear_regression"), "interaction of numeric predictors")
+  # a huge region_radius on H^2 and SPD: errors naming region_radius (were "cannot be represented", eigen())
+  H2 <- manifold_hyperbolic(2)
+  P2 <- manifold_spd(2)
+  XH <- riem_rgaussian(H2, 100, c(1, 0, 0), 0.3)
+  XP <- riem_rgaussian(P2, 100, diag(2), 0.3)
+  for (R in c(800, 1e4, 1e300)) {
+    expect_error_mentions(dp_find_bounds(H2, XH, 1, bounds = dp_bounds(region_center = c(1, 0, 0), region_radius = R)),
+                          "`region_radius`.*too large")
+    expect_error_mentions(dp_frechet_mean(H2, XH, 1, bounds = dp_bounds(region_center = c(1, 0, 0), region_radius = R)),
+                          "`region_radius`")
+    expect_error_mentions(dp_find_bounds(P2, XP, 1, bounds = dp_bounds(region_center = diag(2), region_radius = R)),
+                          "`region_radius`.*too large")
+    expect_error_mentions(dp_find_bounds(P2, XP, 1, bounds = dp_bounds(region_center = diag(2), region_radius = R,
+                                                                        location = "coarse")), "`region_radius`")
+  }
+  expect_error_mentions(dp_find_bounds(P2, XP, 1, bounds = dp_bounds(region_center = diag(2), region_radius = 50,
+                                                                      location = "coarse")),
+                        c("around `region_center`", "smaller `region_radius`"))
+})
