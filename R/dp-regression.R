@@ -547,6 +547,11 @@ predict.riemdp_regression_release <- function(object, newx = NULL, newdata = NUL
 #' @param x A release from [dp_geodesic_regression()].
 #' @param covariate,Y Optional data to draw with the private geodesic: the
 #'   covariate values (inside the release's `x_range`) and the responses.
+#' @param data The same data as one argument, as the other releases' `plot()`
+#'   methods take it: a list of the covariate values and the responses,
+#'   named (the covariate as `x`, `covariate` or the release's
+#'   `covariate_name`; the responses as `Y`) or in that order. Give `data`
+#'   or `covariate` and `Y`, not both.
 #' @param main Title.
 #' @param ... Passed to [plot.riemdp_geodesic_regression()] (`view`,
 #'   `n_along`, graphical parameters).
@@ -562,10 +567,18 @@ predict.riemdp_regression_release <- function(object, newx = NULL, newdata = NUL
 #'                               control = mcmc_control(n_iter = 500, burn_in = 500))
 #' plot(rel)
 #' plot(rel, covariate = x, Y = Y)
+#' plot(rel, data = list(x = x, Y = Y))  # the same
 #' @export
-plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main = NULL, ...) {
+plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main = NULL, data = NULL, ...) {
   call <- sys.call()
   M <- x$manifold
+  if (!is.null(data)) {
+    if (!is.null(covariate) || !is.null(Y))
+      abort("give the data once: as `data = list(x = , Y = )`, or as `covariate` and `Y`, not both", call)
+    parts <- regression_plot_data(data, x$covariate_name %||% "x", call)
+    covariate <- parts$covariate
+    Y <- parts$Y
+  }
   if (is.null(covariate) != is.null(Y)) abort("pass both `covariate` and `Y` to draw the data, or neither", call)
   show <- !is.null(Y)
   if (show) {
@@ -585,6 +598,22 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
   if (is.null(main)) main <- sprintf("Private geodesic regression on %s", manifold_label(M))
   plot(pseudo, show_data = show, main = main, ...)
   invisible(x)
+}
+
+# `data` of plot() of a geodesic release: list(covariate, Y), by name or in
+# order.
+regression_plot_data <- function(data, covariate_name, call) {
+  if (is.data.frame(data) || !is.list(data) || length(data) != 2L)
+    abort(sprintf("`data` must be a list of the covariate values and the responses: list(%s = , Y = ) (a data frame cannot hold the responses' points; or pass `covariate` and `Y`)",
+                  covariate_name), call)
+  nm <- names(data)
+  if (is.null(nm) || all(!nzchar(nm))) return(list(covariate = data[[1L]], Y = data[[2L]]))
+  ykey <- which(nm == "Y")
+  xkey <- which(nm %in% unique(c("x", "covariate", covariate_name)))
+  if (length(ykey) != 1L || length(xkey) != 1L)
+    abort(sprintf("`data` must name its elements `%s` (the covariate; or `x`, `covariate`) and `Y` (the responses), or leave both unnamed in that order; it has names %s",
+                  covariate_name, paste0("\"", nm, "\"", collapse = ", ")), call)
+  list(covariate = data[[xkey]], Y = data[[ykey]])
 }
 
 #' Differentially private linear regression

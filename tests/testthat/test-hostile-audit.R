@@ -214,3 +214,30 @@ test_that("private bounds: count_radius, x_limits and region_radius are checked 
                                                                       location = "coarse")),
                         c("around `region_center`", "smaller `region_radius`"))
 })
+
+test_that("plot() of a geodesic release takes the data as `data =` (as the README says), drawing them without warnings", {
+  skip_if_not(capabilities("png"))
+  S2 <- manifold_sphere(2)
+  set.seed(3307)
+  x <- runif(40)
+  Y <- riem_project(S2, riem_geodesic(S2, c(0, 0, 1), c(0.3, 0.2, 0), x) + matrix(rnorm(120, sd = 0.02), 40))
+  rel <- dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1), center = c(0, 0, 1),
+                                radius = 0.5, control = mcmc_control(n_iter = 300, burn_in = 300, verbose = FALSE))
+  draw <- function(...) {
+    f <- tempfile(fileext = ".png")
+    grDevices::png(f, width = 300, height = 300)
+    on.exit(unlink(f))
+    expect_silent(out <- plot(rel, ...))
+    grDevices::dev.off()
+    expect_identical(out, rel)
+    unname(tools::md5sum(f))
+  }
+  with_args <- draw(covariate = x, Y = Y)
+  expect_identical(draw(data = list(x = x, Y = Y)), with_args)
+  expect_identical(draw(data = list(x, Y)), with_args)
+  expect_identical(draw(data = list(covariate = x, Y = Y)), with_args)
+  expect_false(identical(draw(), with_args))
+  expect_error_mentions(plot(rel, data = list(x = x, Y = Y), covariate = x), "not both")
+  expect_error_mentions(plot(rel, data = data.frame(x = x)), "`data` must be a list")
+  expect_error_mentions(plot(rel, data = list(a = x, b = Y)), c("`data`", "`Y`"))
+})
