@@ -478,7 +478,7 @@ geodesic_release_with_bounds <- function(M, x, Y, epsilon, vals, given, scheme, 
   }
   if (M$type %in% c("spd", "hyperbolic"))
     check_ball_resolved(M, Cw, reach + worst_radius + worst_tau_m, call, "the fitted geodesics")
-  check_squares_representable(M, S, list(tau = worst_tau, tau_m = worst_tau_m, radius = worst_radius), call)
+  S <- check_squares_representable(M, S, list(tau = worst_tau, tau_m = worst_tau_m, radius = worst_radius), call)
   for (e in c(eps_release, if (find_tau && !spread) eps[["coarse"]])) {
     sens <- regression_sensitivity(M, n, worst_tau, worst_tau_m, bound, m = 1L, call = call)
     if (!is.finite(2 * sens[["joint"]] / e))

@@ -146,7 +146,12 @@
 #' @inheritParams geodesic_regression
 #' @param x The covariate: a numeric vector with one value per point, inside
 #'   `x_range`.
-#' @param Y The responses: points of `M` in its layout.
+#' @param Y The responses: points of `M` in its layout. On
+#'   [`manifold_euclidean(d)`][manifold_euclidean], coordinates beyond
+#'   \eqn{10^{150}}{10^150} in magnitude (where squared distances would
+#'   overflow) are clipped to \eqn{\pm 10^{150}}{+-10^150}, a public rule for every
+#'   record: their residuals are clipped to `tau` all the same, and no record
+#'   decides between a release and an error.
 #' @param epsilon Privacy budget \eqn{\epsilon > 0}{epsilon > 0} (the total, for both
 #'   schemes).
 #' @param tau Public clip of the residual norms, \eqn{\tau > 0}{tau > 0}.
@@ -260,7 +265,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
                   manifold_label(M), radius_units_note(M)), call)
   if (M$type %in% c("spd", "hyperbolic")) check_ball_resolved(M, C, radius + tau_m, call, "the fitted geodesics")
   S <- release_points(M, Y, call, "Y")
-  check_squares_representable(M, S, list(tau = tau, tau_m = tau_m, radius = radius), call)
+  S <- check_squares_representable(M, S, list(tau = tau, tau_m = tau_m, radius = radius), call)
   n <- S$n
   U <- map_to_unit(x, x_range, n, "x", call)
   sens <- regression_sensitivity(M, n, tau, tau_m, bound, m = 1L, call = call)
@@ -355,15 +360,18 @@ proposal_mixing <- function(m) {
 
 # Norms are computed from squares: public scales and, on euclidean, the data
 # beyond 1e150 would overflow them (residual norms Inf, clipped gradients 0,
-# a chain that cannot move). Errors name no data value.
+# a chain that cannot move). A public scale beyond is an error; a data value
+# beyond is clipped to +-1e150, a public rule applied to every record (its
+# residual is clipped to tau all the same), so that no record decides
+# between a release and an error. Returns S, clipped.
 check_squares_representable <- function(M, S, public, call, what = "`Y`") {
-  big <- 1e150
+  big <- squares_limit
   for (a in names(public))
     if (public[[a]] > big) abort(sprintf("`%s` must be at most %g: squared distances beyond it overflow double precision; rescale the data", a, big), call)
-  if (M$type == "euclidean" && any(abs(S$x) > big))
-    abort(sprintf("%s has values beyond %g in magnitude: squared distances overflow double precision; rescale the data", what, big), call)
-  invisible(TRUE)
+  if (M$type == "euclidean") S$x <- pmin(pmax(S$x, -big), big)
+  S
 }
+squares_limit <- 1e150
 
 # A public range c(lower, upper), finite, lower < upper.
 check_range <- function(r, arg, call) {
@@ -737,6 +745,10 @@ regression_plot_data <- function(data, covariate_name, call) {
 #' @param data A data frame holding the variables of `formula`, with at
 #'   least one row; if missing, the variables are taken from the formula's
 #'   environment, as `lm()` does (each must then hold one value per record).
+#'   A response beyond \eqn{10^{150}}{10^150} in magnitude (where squares would
+#'   overflow) is clipped to \eqn{\pm 10^{150}}{+-10^150}, a public rule for every
+#'   record: its residual is clipped to `tau` all the same, and no record
+#'   decides between a release and an error.
 #' @param na.action `NULL` (the default): missing values in the variables of
 #'   `formula` are an error. `na.omit` or `na.exclude` (or their names) drop
 #'   the incomplete rows, as `lm()` does by default; the number of complete
@@ -906,7 +918,7 @@ linear_release_core <- function(X, y, R, epsilon, tau, beta_max, control, diagno
   if (!is.finite(sigma)) abort(sprintf("`epsilon` = %s is too small: sigma = 2 Delta / epsilon overflows", format(epsilon)), call)
   ctl <- kng_chain_control(control, m + 1L, n, call)
   S <- list(x = as.double(y), n = n, by_row = TRUE)
-  check_squares_representable(E1, S, list(tau = tau, beta_max = beta_max), call, "the response")
+  S <- check_squares_representable(E1, S, list(tau = tau, beta_max = beta_max), call, "the response")
   storage.mode(U) <- "double"
   # The data enter only here, through the mechanism's target.
   res <- kng_chain_draw(E1, S, unname(U), sigma, tau, 0, beta_max, beta_max, ctl, diagnostics, call)

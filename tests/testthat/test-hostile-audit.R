@@ -241,3 +241,38 @@ test_that("plot() of a geodesic release takes the data as `data =` (as the READM
   expect_error_mentions(plot(rel, data = data.frame(x = x)), "`data` must be a list")
   expect_error_mentions(plot(rel, data = list(a = x, b = Y)), c("`data`", "`Y`"))
 })
+
+test_that("a Euclidean response beyond 1e150 is clipped like any other value: a release, never an error (plain and private-bounds routes)", {
+  ctl <- mcmc_control(n_iter = 200, burn_in = 200, verbose = FALSE)
+  E2 <- manifold_euclidean(2)
+  set.seed(3308)
+  n <- 500
+  x <- runif(n)
+  Y <- cbind(x, -x) + matrix(stats::rnorm(2 * n, sd = 0.1), n)
+  d <- data.frame(x = x, y = x + stats::rnorm(n, sd = 0.1))
+  # the same seed gives the same release whether the record is at 1e150, 1e151 or 1e300:
+  # every value beyond 1e150 is clipped to it
+  release_at <- function(value, route) {
+    Yv <- Y
+    Yv[1, ] <- c(value, -value)
+    dv <- d
+    dv$y[1] <- value
+    set.seed(3309)
+    r <- switch(route,
+      geodesic = dp_geodesic_regression(E2, x, Yv, epsilon = 2, tau = 1, tau_m = 2, x_range = c(0, 1),
+                                        center = c(0, 0), radius = 3, control = ctl),
+      geodesic_bounds = dp_geodesic_regression(E2, x, Yv, epsilon = 5, tau_m = 2, x_range = c(0, 1), control = ctl,
+                                               bounds = dp_regression_bounds(region_center = c(0, 0), region_radius = 10)),
+      linear = dp_linear_regression(y ~ x, dv, epsilon = 2, tau = 1, x_range = c(0, 1), beta_max = 10, control = ctl),
+      linear_bounds = dp_linear_regression(y ~ x, dv, epsilon = 5, x_range = c(0, 1), control = ctl,
+                                           bounds = dp_regression_bounds(y_limits = c(-10, 10))))
+    if (inherits(r, "riemdp_linear_release")) coef(r) else unlist(coef(r))
+  }
+  for (route in c("geodesic", "geodesic_bounds", "linear", "linear_bounds")) {
+    at_limit <- release_at(1e150, route)
+    expect_true(all(is.finite(at_limit)), info = route)
+    expect_identical(release_at(1e151, route), at_limit, info = route)
+    expect_identical(release_at(1e300, route), at_limit, info = route)
+    expect_identical(release_at(-1e300, route), release_at(-1e150, route), info = route)
+  }
+})
