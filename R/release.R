@@ -183,7 +183,8 @@
 #'   its public start `init` (default: `center`).
 #' @param diagnostics If `TRUE` (K-norm gradient chain only: `mechanism =
 #'   "kng"` off the exact Euclidean draw), three more chains run from other
-#'   public starts and the release holds their diagnostics, as in
+#'   public starts (at half `radius` from `center`, inside the ball wherever
+#'   `init` lies) and the release holds their diagnostics, as in
 #'   [dp_geodesic_regression()]: split R-hat, the effective sample size and
 #'   the trace of the level \eqn{|\nabla E|/\sigma}{|grad E|/sigma}, the acceptance of each kind of step,
 #'   and the release's level against \eqn{Gamma(d, 1)}{Gamma(d, 1)}. They depend

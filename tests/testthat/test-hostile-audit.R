@@ -276,3 +276,32 @@ test_that("a Euclidean response beyond 1e150 is clipped like any other value: a 
     expect_identical(release_at(-1e300, route), release_at(-1e150, route), info = route)
   }
 })
+
+test_that("the diagnostic chains of a KNG release start inside the ball whatever the public init", {
+  S2 <- manifold_sphere(2)
+  c0 <- c(0, 0, 1)
+  radius <- 0.5
+  set.seed(3310)
+  X <- riem_rgaussian(S2, 200, c0, 0.1)
+  # public inits in the ball, near its edge: the extra starts were at radius/2 around init, outside the ball
+  inits <- rbind(riem_exp(S2, c0, c(0.45, 0, 0)), riem_exp(S2, c0, c(0, -0.49, 0)), riem_exp(S2, c0, c(0.3, 0.3, 0)))
+  for (i in seq_len(nrow(inits))) {
+    st <- riemdp:::kng_chain_starts(S2, inits[i, ], radius, 1, 0L, 4L, around = c0)
+    expect_equal(st$p[, 1], inits[i, ])
+    expect_true(all(riem_dist(S2, c0, t(st$p)) < radius))
+    rel <- dp_frechet_mean(S2, X, epsilon = 1, radius = radius, center = c0, mechanism = "kng",
+                           control = mcmc_control(init = inits[i, ], n_iter = 300, burn_in = 300, verbose = FALSE),
+                           diagnostics = TRUE)
+    expect_s3_class(rel, "riemdp_frechet_release")
+    expect_lte(riem_dist(S2, c0, rel$estimate), radius)
+  }
+  # the same starts with the centre as init (no change for the default start)
+  a <- riemdp:::kng_chain_starts(S2, c0, radius, 1, 1L, 4L)
+  b <- riemdp:::kng_chain_starts(S2, c0, radius, 1, 1L, 4L, around = c0)
+  expect_identical(a, b)
+  # the starts use no randomness
+  set.seed(3311)
+  seed <- .Random.seed
+  invisible(riemdp:::kng_chain_starts(S2, inits[1, ], radius, 1, 1L, 4L, around = c0))
+  expect_identical(.Random.seed, seed)
+})
