@@ -305,3 +305,40 @@ test_that("the diagnostic chains of a KNG release start inside the ball whatever
   invisible(riemdp:::kng_chain_starts(S2, inits[1, ], radius, 1, 1L, 4L, around = c0))
   expect_identical(.Random.seed, seed)
 })
+
+test_that("bound_to_ball() always runs the clip: the same code path whether or not a point lies outside", {
+  # structure, not timing: count the calls of the compiled clip in a release
+  # whose data all lie inside the ball, and in one with a record at the antipode
+  ns <- asNamespace("riemdp")
+  calls <- 0L
+  clip <- get("priv_clip_to_ball", envir = ns)
+  counting <- function(...) {
+    calls <<- calls + 1L
+    clip(...)
+  }
+  unlockBinding("priv_clip_to_ball", ns)
+  assign("priv_clip_to_ball", counting, envir = ns)
+  on.exit({
+    assign("priv_clip_to_ball", clip, envir = ns)
+    lockBinding("priv_clip_to_ball", ns)
+  })
+  S2 <- manifold_sphere(2)
+  set.seed(3312)
+  X <- riem_rgaussian(S2, 50, c(0, 0, 1), 0.05)
+  far <- rbind(X[-1, ], c(0, 0, -1))
+  counts <- c()
+  for (data in list(inside = X, antipode = far)) {
+    calls <- 0L
+    for (mech in c("laplace", "kng")) {
+      set.seed(3313)
+      r <- dp_frechet_mean(S2, data, epsilon = 1, radius = 0.5, center = c(0, 0, 1), outside = "clip", mechanism = mech,
+                           control = mcmc_control(n_iter = 100, burn_in = 100, verbose = FALSE))
+    }
+    counts <- c(counts, calls)
+  }
+  expect_identical(counts, c(2L, 2L))
+  # and the points inside come back as they are (the releases are those of the unclipped data)
+  B <- riemdp:::bound_to_ball(S2, list(x = X, n = 50L, by_row = TRUE), list(x = c(0, 0, 1), n = 1L, by_row = TRUE),
+                              0.5, "clip", NULL)
+  expect_identical(matrix(B$x, 50), matrix(as.double(X), 50))
+})
