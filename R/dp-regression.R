@@ -320,7 +320,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   w <- x_range[2] - x_range[1]
   at0 <- core_call(stat_regression_rebase(M, p_range, v_range, -x_range[1] / w), call)
   layout <- release_layout(M, Y, center)  # public names of the layout
-  structure(list(footpoint = from_values(M, at0$footpoint, 1L, TRUE, layout),
+  mark_release_diagnostics(structure(list(footpoint = from_values(M, at0$footpoint, 1L, TRUE, layout),
                  shooting = from_values(M, as.double(at0$shooting) / w, 1L, TRUE, layout),
                  footpoint_range = from_values(M, p_range, 1L, TRUE, layout),
                  shooting_range = from_values(M, as.double(v_range), 1L, TRUE, layout),
@@ -332,7 +332,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
                  covariate_name = covariate_name, sampler = sampler,
                  control = ctl[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = diag_out, call = call),
-            class = c("riemdp_regression_release", "riemdp_release"))
+            class = c("riemdp_regression_release", "riemdp_release")))
 }
 
 # The public preconditioner of the chain on (p, v_1..v_m): near its mode the
@@ -926,7 +926,7 @@ linear_release_core <- function(X, y, R, epsilon, tau, beta_max, control, diagno
   slopes <- theta_u[-1L] / (R[2L, ] - R[1L, ])
   coefficients <- c(theta_u[1L] - sum(slopes * R[1L, ]), slopes)
   names(coefficients) <- c("(Intercept)", colnames(X))
-  structure(list(coefficients = coefficients, epsilon = epsilon, sigma = sigma, sensitivity = sens[["joint"]],
+  mark_release_diagnostics(structure(list(coefficients = coefficients, epsilon = epsilon, sigma = sigma, sensitivity = sens[["joint"]],
                  tau = tau, x_range = R, beta_max = beta_max, n = n, m = m, terms = meta$terms,
                  formula = meta$formula, xlevels = meta$xlevels, contrasts = meta$contrasts,
                  na.action = meta$na.action,
@@ -935,7 +935,7 @@ linear_release_core <- function(X, y, R, epsilon, tau, beta_max, control, diagno
                  control = ctl[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = res$diagnostics,
                  call = call),
-            class = c("riemdp_linear_release", "riemdp_release"))
+            class = c("riemdp_linear_release", "riemdp_release")))
 }
 
 # The variables of a formula read from its environment (dp_linear_regression()

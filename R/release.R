@@ -363,7 +363,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   # the layout's names (dimnames of the data, else of the centre) are public
   estimate <- from_values(M, geom_representative(M, C, as_set(M, estimate, "estimate"), by_row), 1L, TRUE,
                           release_layout(M, X, center))
-  structure(list(estimate = estimate, manifold = M, mechanism = mechanism,
+  mark_release_diagnostics(structure(list(estimate = estimate, manifold = M, mechanism = mechanism,
                  guarantee = if (mechanism == "gaussian") "mu-GDP" else "epsilon-DP",
                  epsilon = epsilon, mu = mu, sigma = sigma, sensitivity = Delta, normalizer = normalizer,
                  n = n, radius = radius, center = from_values(M, C$x, 1L, TRUE, center),
@@ -372,7 +372,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                            else if (sampler == "kng-chain") kng_ctl[c("n_iter", "burn_in", "adapt", "target_accept")]
                            else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = diag_out, call = call),
-            class = c("riemdp_frechet_release", "riemdp_release"))
+            class = c("riemdp_frechet_release", "riemdp_release")))
 }
 
 # The Riemannian Laplace law exists only for sigma below a bound set by the
@@ -684,12 +684,76 @@ release_gdp <- function(expr, call) {
   tryCatch(expr, error = function(e) abort(conditionMessage(e), call))
 }
 
+# Chain diagnostics depend on the data beyond a release's guarantee. An
+# object that holds them is marked at creation, twice: the object carries the
+# attribute "riemdp_diagnostics", and so does the diagnostics' value itself.
+# release_has_diagnostics() (dp_spend(), dp_budget() and the prints) checks
+# both, whatever the field is called: renaming the field or moving its value
+# into an attribute or another field keeps the object marked. The mark is
+# cleared only by removing the value (x$diagnostics <- NULL, or
+# x[["diagnostics"]] <- NULL, the documented way) when no marked value is
+# left anywhere in the object.
+mark_release_diagnostics <- function(x) {
+  d <- unclass(x)[["diagnostics"]]
+  if (is.null(d)) return(x)
+  attr(d, "riemdp_diagnostics") <- TRUE
+  y <- unclass(x)
+  y[["diagnostics"]] <- d
+  attr(y, "riemdp_diagnostics") <- TRUE
+  class(y) <- oldClass(x)
+  y
+}
+
+release_has_diagnostics <- function(x) {
+  isTRUE(attr(x, "riemdp_diagnostics")) || holds_marked_diagnostics(x)
+}
+
+# TRUE if a value marked as diagnostics lies anywhere in x: its elements and
+# attributes, to a bounded depth (every loop bounded; a release nests a few
+# levels only).
+holds_marked_diagnostics <- function(x, depth = 0L) {
+  if (depth > 8L) return(FALSE)
+  if (!depth == 0L && isTRUE(attr(x, "riemdp_diagnostics"))) return(TRUE)
+  a <- attributes(x)
+  a <- a[setdiff(names(a), c("names", "class", "dim", "dimnames", "row.names", "riemdp_diagnostics"))]
+  for (v in a) if (holds_marked_diagnostics(v, depth + 1L) || isTRUE(attr(v, "riemdp_diagnostics"))) return(TRUE)
+  if (is.list(x)) for (v in unclass(x)) if (holds_marked_diagnostics(v, depth + 1L) || isTRUE(attr(v, "riemdp_diagnostics"))) return(TRUE)
+  FALSE
+}
+
+release_assign <- function(x, name, value) {
+  cl <- oldClass(x)
+  y <- unclass(x)
+  y[[name]] <- value
+  if (is.null(value) && isTRUE(attr(y, "riemdp_diagnostics")) && !holds_marked_diagnostics(y))
+    attr(y, "riemdp_diagnostics") <- NULL
+  class(y) <- cl
+  y
+}
+
+#' @method $<- riemdp_release
+#' @export
+`$<-.riemdp_release` <- function(x, name, value) release_assign(x, name, value)
+
+#' @method [[<- riemdp_release
+#' @export
+`[[<-.riemdp_release` <- function(x, i, value) {
+  if (!is.character(i) || length(i) != 1L) {
+    cl <- oldClass(x)
+    y <- unclass(x)
+    y[[i]] <- value
+    class(y) <- cl
+    return(y)
+  }
+  release_assign(x, i, value)
+}
+
 # The guarantee line of a release's print. With chain diagnostics attached
 # (diagnostics = TRUE), the guarantee covers the private values only: the
 # diagnostics depend on the data beyond it, so the object as a whole is not
 # a release to publish (and dp_spend() refuses it).
 print_guarantee <- function(x, sentence) {
-  if (!is.null(x$diagnostics))
+  if (release_has_diagnostics(x))
     sentence <- paste("for the private values only. This object also holds chain diagnostics, which depend on the data beyond the guarantee: it is not a release to publish as a whole (drop them with `x$diagnostics <- NULL`, or re-run with diagnostics = FALSE).",
                       sentence)
   cat(strwrap(paste("Guarantee:", sentence), exdent = 2), sep = "\n")

@@ -342,3 +342,53 @@ test_that("bound_to_ball() always runs the clip: the same code path whether or n
                               0.5, "clip", NULL)
   expect_identical(matrix(B$x, 50), matrix(as.double(X), 50))
 })
+
+test_that("an object holding chain diagnostics is marked at creation: budgets and prints refuse it whatever its fields are called", {
+  ctl <- mcmc_control(n_iter = 200, burn_in = 200, verbose = FALSE)
+  S2 <- manifold_sphere(2)
+  set.seed(3314)
+  X <- riem_rgaussian(S2, 100, c(0, 0, 1), 0.1)
+  fr <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5, center = c(0, 0, 1), mechanism = "kng", control = ctl,
+                        diagnostics = TRUE)
+  x <- runif(100)
+  g <- dp_geodesic_regression(S2, x, X, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1), center = c(0, 0, 1),
+                              radius = 0.5, control = ctl, diagnostics = TRUE)
+  lin <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200,
+                              control = ctl, diagnostics = TRUE)
+  tampered <- function(r) {
+    k <- which(names(r) == "diagnostics")
+    renamed <- r
+    names(renamed)[k] <- "chain_info"
+    in_attr <- r
+    attr(in_attr, "extra") <- r$diagnostics
+    in_attr$diagnostics <- NULL
+    in_control <- r
+    in_control$control$diag <- r$diagnostics
+    in_control[["diagnostics"]] <- NULL
+    copied <- r
+    copied$other <- r$diagnostics
+    copied$diagnostics <- NULL
+    list(as_is = r, renamed = renamed, in_attr = in_attr, in_control = in_control, copied = copied)
+  }
+  for (r in list(fr, g, lin)) {
+    for (nm in names(tampered(r))) {
+      t <- tampered(r)[[nm]]
+      expect_error(dp_spend(dp_budget(epsilon = 10), t), "holds chain diagnostics", info = nm)
+      expect_error(dp_budget(t), "holds chain diagnostics", info = nm)
+      expect_match(paste(capture.output(print(t)), collapse = " "), "for the private values only", info = nm)
+    }
+    # the documented way drops them: then a plain release, accounted
+    clean <- r
+    clean$diagnostics <- NULL
+    expect_null(attr(clean, "riemdp_diagnostics"))
+    b <- dp_spend(dp_budget(epsilon = 10), clean)
+    expect_identical(nrow(b$entries), 1L)
+    expect_false(grepl("for the private values only", paste(capture.output(print(clean)), collapse = " ")))
+    clean2 <- r
+    clean2[["diagnostics"]] <- NULL
+    expect_identical(clean2, clean)
+  }
+  # a release without diagnostics carries no mark
+  plain <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5, center = c(0, 0, 1), mechanism = "kng", control = ctl)
+  expect_null(attr(plain, "riemdp_diagnostics"))
+})
