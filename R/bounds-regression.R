@@ -74,7 +74,7 @@
 #'   \eqn{n\epsilon}{n epsilon} to be useful: for the 795 Tonga epicentres
 #'   at its \eqn{\epsilon = 0.075}{epsilon = 0.075} the median residual of the
 #'   coarse fit is about twice that of the non-private fit, and tau with it
-#'   (`bench/private-bounds-regression.R` in the package sources).
+#'   (`vignette("choosing-bounds", package = "riemdp")`, "Bounds found privately").
 #' * *tau_m* (geodesic): the diameter of the responses' ball, 2 times the
 #'   responses' radius (the fit across the covariate range stays among the
 #'   responses). *beta_max* (linear): \eqn{\max(|a|, |b|) + (b - a)}{max(|a|, |b|) + (b - a)}
@@ -89,7 +89,7 @@
 #' @param share The share of the total \eqn{\epsilon}{epsilon} spent on the
 #'   bounds, strictly between 0 and 1. Default (`NULL`): 0.2, or 0.3 with
 #'   `tau_method = "coarse"` (two more stages). On the Tonga regression
-#'   (`bench/private-bounds-regression.R`) share 0.2 errs less than 0.3
+#'   (`vignette("choosing-bounds", package = "riemdp")`) share 0.2 errs less than 0.3
 #'   (footpoint 1.40 against 1.51 times the hand-chosen bounds' error over 150
 #'   releases): the stages localise with less, and the regression keeps
 #'   more.

@@ -157,8 +157,8 @@
 #' weighs \eqn{\exp(-\epsilon_s n / 4)}{exp(-epsilon_s n / 4)} (on a 2-dimensional Gaussian cloud twice the
 #' median radius holds 94% of the points). A public `radius_max` nearer the
 #' expected spread, or a larger part of the budget for the scale stage
-#' (`split` below 0.5), also helps; `bench/private-bounds.R` in the package
-#' sources measures it. On the sphere the grid stops at \eqn{\pi/8}{pi/8}
+#' (`split` below 0.5), also helps; `vignette("choosing-bounds", package = "riemdp")`
+#' ("Bounds found privately") measures it. On the sphere the grid stops at \eqn{\pi/8}{pi/8}
 #' and the overshoot is small.
 #'
 #' **Can the budget localise?** The exponential mechanism picks a candidate
@@ -184,7 +184,7 @@
 #' `center = region_center` (the radius is then found privately with the
 #' whole share).
 #'
-#' **Measured utility** (`bench/private-bounds.R` in the package sources, at
+#' **Measured utility** (`vignette("choosing-bounds", package = "riemdp")`, "Bounds found privately", at
 #' \eqn{\epsilon = 1}{epsilon = 1} in total: the median error from the
 #' non-private mean over 1000 releases per route, private over hand-chosen
 #' bounds; medians of 100 releases vary by some 15%). The 795 Tonga

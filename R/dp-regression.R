@@ -41,8 +41,9 @@
 #' Where the linearisation is exact (least squares on flat space with no
 #' residual clipped), the first proposal is the law itself and nearly every
 #' proposal is accepted. The release carries the guarantee of the exact law
-#' to the extent that the chain has reached it: `bench/mcmc-conformance.R`
-#' checks the defaults over manifolds, sample sizes, budgets and fits far from
+#' to the extent that the chain has reached it: the conformance checks of
+#' `vignette("benchmarks", package = "riemdp")` ("The conformance matrix")
+#' check the defaults over manifolds, sample sizes, budgets and fits far from
 #' the centre. The returned object holds the private parameter and public
 #' parameters only; chain diagnostics depend on the data and are returned
 #' only with `diagnostics = TRUE`, outside the guarantee.
@@ -138,8 +139,8 @@
 #' releases is 1.36 times that of the hand-chosen bounds of the example in
 #' `vignette("riemdp")` (141 km against 104 km), the direction error 1.27
 #' times (13.0 against 10.2 degrees); the private `tau` is about 0.13
-#' against the hand-chosen 0.1 (`bench/private-bounds-regression.R` in the
-#' package sources). `tau` from the responses' spread overstates the
+#' against the hand-chosen 0.1 (`vignette("choosing-bounds", package = "riemdp")`,
+#' "Bounds found privately"). `tau` from the responses' spread overstates the
 #' residual scale when the covariate explains much of the spread: state
 #' `tau` if it is known.
 #'
@@ -693,7 +694,7 @@ regression_plot_data <- function(data, covariate_name, call) {
 #' release is close to a uniform draw on it. For `mpg ~ wt` with the bounds
 #' above (`tau = 5`, `x_range = c(1, 6)`, `beta_max = 50`), 50 releases per
 #' cell on `mtcars` (n = 32) and on simulated data of the same design
-#' (`bench/linear-n-needed.R`): the median absolute error of the intercept
+#' (fixed seeds): the median absolute error of the intercept
 #' and of the slope against `lm()` (37.3 and -5.34 on `mtcars`), the median
 #' ratio of the release's in-sample mean squared error to `lm()`'s, and the
 #' range of the 50 intercepts.
@@ -792,8 +793,8 @@ regression_plot_data <- function(data, covariate_name, call) {
 #'   `mag ~ stations + depth` of `quakes` (n = 1000, total
 #'   \eqn{\epsilon = 1}{epsilon = 1}, `share = 0.5`) the median in-sample MSE
 #'   over 100 releases is 1.20 times `lm()`'s, against 1.13 with
-#'   hand-chosen bounds (`bench/private-bounds-regression.R` in the package
-#'   sources).
+#'   hand-chosen bounds (`vignette("choosing-bounds", package = "riemdp")`,
+#'   "Bounds found privately").
 #' @return An object of class `c("riemdp_linear_release", "riemdp_release")`
 #'   with `coefficients` (named as `lm()` names them), `epsilon`, `sigma`,
 #'   `sensitivity`, `tau`, `x_range` (the 2 x m matrix), `beta_max`, `n`,

@@ -117,7 +117,7 @@ split_rhat <- function(tr) {
 
 # What a KNG release's guarantee says of its sampler: the chain and its length.
 kng_chain_sentence <- function(control, start = "(centre, 0)") {
-  sprintf("drawn by a Metropolis-Hastings chain of %d steps (%d burn-in) from the public start %s, mixing independence proposals from the linearised K-norm gradient law and the uniform law on the domain with preconditioned local steps; the guarantee is that of the exact law, which the chain reaches in the conformance checks of its defaults (bench/mcmc-conformance.R)",
+  sprintf("drawn by a Metropolis-Hastings chain of %d steps (%d burn-in) from the public start %s, mixing independence proposals from the linearised K-norm gradient law and the uniform law on the domain with preconditioned local steps; the guarantee is that of the exact law, which the chain reaches in the conformance checks of its defaults (vignette(\"benchmarks\", package = \"riemdp\"), \"The conformance matrix\")",
           as.integer(control$burn_in + control$n_iter), as.integer(control$burn_in), start)
 }
 

@@ -22,7 +22,7 @@
 #' length is set by public quantities only and was checked to reach the law
 #' over manifolds, sample sizes from 20 to 5000, budgets from 0.5 to 20 and
 #' fits up to 0.9 of the public radius from its centre
-#' (`bench/mcmc-conformance.R` in the sources). An `mcmc_control()` passed to
+#' (`vignette("benchmarks", package = "riemdp")`, "The conformance matrix"). An `mcmc_control()` passed to
 #' a release sets `burn_in`, `n_iter`, `adapt` and `target_accept` of that
 #' chain; `thin` and `step` are not used there, and `init` (a public start)
 #' only by [dp_frechet_mean()].

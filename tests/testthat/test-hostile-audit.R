@@ -392,3 +392,26 @@ test_that("an object holding chain diagnostics is marked at creation: budgets an
   plain <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5, center = c(0, 0, 1), mechanism = "kng", control = ctl)
   expect_null(attr(plain, "riemdp_diagnostics"))
 })
+
+test_that("prints and help pages cite what an installed package's user can open, not bench/ scripts of the sources", {
+  db <- tools::Rd_db("riemdp")
+  text <- vapply(db, function(rd) paste(capture.output(tools::Rd2txt(rd, options = list(underline_titles = FALSE))),
+                                        collapse = "\n"), character(1))
+  expect_false(any(grepl("bench/", text, fixed = TRUE)), info = paste(names(db)[grepl("bench/", text, fixed = TRUE)], collapse = ", "))
+  expect_false(any(grepl("package sources", text, fixed = TRUE)))
+  # the articles they cite are installed with the package (or in its sources, when installed without vignettes)
+  S2 <- manifold_sphere(2)
+  set.seed(3315)
+  X <- riem_rgaussian(S2, 50, c(0, 0, 1), 0.1)
+  rel <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5, center = c(0, 0, 1), mechanism = "kng",
+                         control = mcmc_control(n_iter = 100, burn_in = 100, verbose = FALSE))
+  out <- gsub("\\s+", " ", paste(capture.output(print(rel)), collapse = " "))
+  expect_false(grepl("bench/", out, fixed = TRUE))
+  expect_match(out, 'vignette("benchmarks", package = "riemdp")', fixed = TRUE)
+  g <- dp_geodesic_regression(S2, runif(50), X, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1),
+                              center = c(0, 0, 1), radius = 0.5,
+                              control = mcmc_control(n_iter = 100, burn_in = 100, verbose = FALSE))
+  expect_false(grepl("bench/", paste(capture.output(print(g), print(summary(g))), collapse = " "), fixed = TRUE))
+  vig <- test_path("..", "..", "vignettes", "benchmarks.Rmd")
+  if (file.exists(vig)) expect_true(any(grepl("^#+ The conformance matrix", readLines(vig, encoding = "UTF-8"))))
+})
