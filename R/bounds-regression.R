@@ -74,7 +74,7 @@
 #'   \eqn{n\epsilon}{n epsilon} to be useful: for the 795 Tonga epicentres
 #'   at its \eqn{\epsilon = 0.075}{epsilon = 0.075} the median residual of the
 #'   coarse fit is about twice that of the non-private fit, and tau with it
-#'   (`bench/private-bounds-regression.R` in the package sources).
+#'   (`vignette("choosing-bounds", package = "riemdp")`, "Bounds found privately").
 #' * *tau_m* (geodesic): the diameter of the responses' ball, 2 times the
 #'   responses' radius (the fit across the covariate range stays among the
 #'   responses). *beta_max* (linear): \eqn{\max(|a|, |b|) + (b - a)}{max(|a|, |b|) + (b - a)}
@@ -89,7 +89,7 @@
 #' @param share The share of the total \eqn{\epsilon}{epsilon} spent on the
 #'   bounds, strictly between 0 and 1. Default (`NULL`): 0.2, or 0.3 with
 #'   `tau_method = "coarse"` (two more stages). On the Tonga regression
-#'   (`bench/private-bounds-regression.R`) share 0.2 errs less than 0.3
+#'   (`vignette("choosing-bounds", package = "riemdp")`) share 0.2 errs less than 0.3
 #'   (footpoint 1.40 against 1.51 times the hand-chosen bounds' error over 150
 #'   releases): the stages localise with less, and the regression keeps
 #'   more.
@@ -99,8 +99,11 @@
 #' @param x_limits The public wide range of the covariate, `c(lower, upper)`
 #'   (e.g. `c(0, 700)` for earthquake depths in km), inside which its range is
 #'   found privately; for [dp_linear_regression()] one pair per numeric
-#'   predictor, in any form `x_range` takes there. Needed unless `x_range` is
-#'   stated.
+#'   numeric predictor, in any form `x_range` takes there: each numeric
+#'   column of the model matrix counts, so an interaction of numeric
+#'   predictors (`x:z`) or a term such as `I(x^2)` needs its own pair, named
+#'   as `lm()` names the column (e.g. `list(x = c(0, 1), z = c(0, 2),
+#'   "x:z" = c(0, 2))`). Needed unless `x_range` is stated.
 #' @param y_limits [dp_linear_regression()] only: the public wide range of
 #'   the response, `c(lower, upper)`, inside which its range is found
 #'   privately (for `beta_max`, the spread-based `tau` and the grid of
@@ -384,8 +387,8 @@ geodesic_release_with_bounds <- function(M, x, Y, epsilon, vals, given, scheme, 
   C <- if (given$center) bounds_public_point(M, vals$center, "center", call) else NULL
   radius <- if (given$radius) check_positive(vals$radius, "radius", call) else NULL
   if (!is.null(radius) && !(radius <= M$inj))
-    abort(sprintf("`radius` = %s must be at most the injectivity radius %s of %s", format(radius), format(M$inj, digits = 6),
-                  manifold_label(M)), call)
+    abort(sprintf("`radius` = %s must be at most the injectivity radius %s of %s%s", format(radius), format(M$inj, digits = 6),
+                  manifold_label(M), radius_units_note(M)), call)
   tau <- if (given$tau) check_positive(vals$tau, "tau", call) else NULL
   tau_m <- if (given$tau_m) check_positive(vals$tau_m, "tau_m", call) else NULL
   if (is.null(x_range)) {
@@ -475,7 +478,7 @@ geodesic_release_with_bounds <- function(M, x, Y, epsilon, vals, given, scheme, 
   }
   if (M$type %in% c("spd", "hyperbolic"))
     check_ball_resolved(M, Cw, reach + worst_radius + worst_tau_m, call, "the fitted geodesics")
-  check_squares_representable(M, S, list(tau = worst_tau, tau_m = worst_tau_m, radius = worst_radius), call)
+  S <- check_squares_representable(M, S, list(tau = worst_tau, tau_m = worst_tau_m, radius = worst_radius), call)
   for (e in c(eps_release, if (find_tau && !spread) eps[["coarse"]])) {
     sens <- regression_sensitivity(M, n, worst_tau, worst_tau_m, bound, m = 1L, call = call)
     if (!is.finite(2 * sens[["joint"]] / e))
@@ -540,7 +543,7 @@ linear_release_with_bounds <- function(X, y, dummy, numeric_cols, epsilon, x_ran
     if (is.null(spec$x_limits))
       abort(sprintf("the predictors' ranges are to be found privately: give their public wide ranges, bounds = dp_regression_bounds(x_limits = ...) (for %s, in any form `x_range` takes), or state `x_range`",
                     paste0("`", numeric_cols, "`", collapse = ", ")), call)
-    L <- predictor_ranges(spec$x_limits, numeric_cols, call)
+    L <- predictor_ranges(spec$x_limits, numeric_cols, call, "x_limits")
     grids <- lapply(numeric_cols, function(j) bounds_range_grid(L[, j], spec$n_grid))
     names(grids) <- numeric_cols
     for (j in numeric_cols) {

@@ -157,8 +157,8 @@
 #' weighs \eqn{\exp(-\epsilon_s n / 4)}{exp(-epsilon_s n / 4)} (on a 2-dimensional Gaussian cloud twice the
 #' median radius holds 94% of the points). A public `radius_max` nearer the
 #' expected spread, or a larger part of the budget for the scale stage
-#' (`split` below 0.5), also helps; `bench/private-bounds.R` in the package
-#' sources measures it. On the sphere the grid stops at \eqn{\pi/8}{pi/8}
+#' (`split` below 0.5), also helps; `vignette("choosing-bounds", package = "riemdp")`
+#' ("Bounds found privately") measures it. On the sphere the grid stops at \eqn{\pi/8}{pi/8}
 #' and the overshoot is small.
 #'
 #' **Can the budget localise?** The exponential mechanism picks a candidate
@@ -184,7 +184,7 @@
 #' `center = region_center` (the radius is then found privately with the
 #' whole share).
 #'
-#' **Measured utility** (`bench/private-bounds.R` in the package sources, at
+#' **Measured utility** (`vignette("choosing-bounds", package = "riemdp")`, "Bounds found privately", at
 #' \eqn{\epsilon = 1}{epsilon = 1} in total: the median error from the
 #' non-private mean over 1000 releases per route, private over hand-chosen
 #' bounds; medians of 100 releases vary by some 15%). The 795 Tonga
@@ -228,6 +228,17 @@
 #'   counts. Default: \eqn{\pi/12}{pi/12} on the sphere,
 #'   `region_radius / 2` on spd (the scalar net), `region_radius / 10`
 #'   elsewhere. A radius near the data's expected spread localises best.
+#'   A coarse net costs accuracy, not budget: every candidate whose count
+#'   ball holds the data scores alike, so the private centre can land up to
+#'   `count_radius` from the data, and the ball must then be that much
+#'   larger to hold them (a larger sensitivity, more noise in the mean). On
+#'   the sphere `count_radius` must therefore be at most the ball's largest
+#'   radius (the top of the grid of radii, by default
+#'   \eqn{r^*/2 = \pi/8}{r*/2 = pi/8} on \eqn{S^d}{S^d}; with a given `radius`,
+#'   \eqn{r^* = \pi/4}{r* = pi/4}); a larger one is an error raised before the data
+#'   are used. A finer net (smaller `spacing`) costs
+#'   budget instead: the location stage needs about
+#'   \eqn{(2/\epsilon)\log N}{(2/epsilon) log N} points for \eqn{N}{N} candidates.
 #' @param spacing The public spacing of the net. Default: `count_radius / 3`
 #'   on the sphere, `count_radius / 4` on spd (along the scalar net),
 #'   `count_radius` on euclidean and hyperbolic space.
@@ -398,7 +409,7 @@ dp_find_bounds <- function(M, X, epsilon, bounds = dp_bounds(), center = NULL) {
   S <- release_points(M, X, call)
   C <- if (is.null(center)) NULL else bounds_public_point(M, center, "center", call)
   plan <- bounds_plan(M, bounds, S$n, epsilon, C, NULL, call)
-  found <- bounds_run(M, S, plan, X = X)
+  found <- bounds_run(M, S, plan, C, X = X)
   structure(list(center = from_values(M, found$center, 1L, TRUE, if (is.null(center)) found$like else center),
                  radius = found$radius, stages = plan$stages, epsilon = sum(plan$stages$epsilon),
                  guarantee = "epsilon-DP", mu = gdp_from_dp(sum(plan$stages$epsilon)), n = S$n,
@@ -509,6 +520,21 @@ bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call, mean_route = TR
                                                 if (sc$scale_factor != 1) sprintf("%s times a ", format(sc$scale_factor)) else "",
                                                 G, format(max(radii), digits = 4), format(spec$fraction)), G)
   }
+  # on the sphere, a count ball wider than the release's ball lets the
+  # location stage pick a centre up to count_radius from the data, where no
+  # ball the release admits reaches them (count_radius = 2 on S^2: a
+  # 29-point net, a private ball holding none of the data); checked on the
+  # public settings before the data are used
+  if (find_center && !coarse && M$type == "sphere") {
+    top <- if (find_radius) sc$scale_factor * max(plan$radii) else priv_frechet_sensitivity(M, 1, 0)$radius_max
+    if (plan$count_radius > top)
+      abort(sprintf("`count_radius` = %s exceeds the largest radius of the ball, %s (%s) on %s: the location stage would pick a centre up to count_radius from the data, which no ball of that radius reaches. Give `count_radius` at most %s (the default is pi/12; a radius near the data's expected spread localises best)%s",
+                    format(plan$count_radius, digits = 4), format(top, digits = 4),
+                    if (!find_radius) "r* = sensitivity_radius_max(M), the largest ball a release admits"
+                    else if (is.null(spec$radius_max) && is.null(spec$radii)) "the top of the public grid of radii, r*/2 with r* = sensitivity_radius_max(M)"
+                    else "the top of the public grid of radii, `radius_max` or `radii`",
+                    manifold_label(M), format(top, digits = 4), radius_units_note(M)), call)
+  }
   plan$stages <- stages
   plan
 }
@@ -549,7 +575,32 @@ bounds_region <- function(M, spec, call) {
   C <- if (is.null(spec$region_center)) NULL else bounds_public_point(M, spec$region_center, "region_center", call)
   if (is.null(C) != is.null(spec$region_radius) && !(M$type == "sphere" && is.null(C) && is.null(spec$region_radius)))
     abort("give both `region_center` and `region_radius` in dp_bounds() (the public region), or neither (on the sphere: the whole sphere)", call)
+  if (!is.null(C)) bounds_region_resolved(M, C, spec$region_radius, call)
   list(center = C, radius = spec$region_radius)
+}
+
+# A public region double precision can hold (public parameters only). On the
+# hyperboloid, points of the region are resolved to a relative 1e-6 only
+# within resolved_reach() of the origin: the net's candidates beyond it are
+# rounding noise (and overflow: "cannot be represented"). On spd the net of
+# multiples exp(t) c0, |t| <= R / sqrt(k), must have finite positive
+# eigenvalues (beyond, eigen() met infinite values).
+bounds_region_resolved <- function(M, C, R, call) {
+  if (M$type == "hyperbolic") {
+    reach <- resolved_reach(M, C$x)
+    if (!(R <= reach))
+      abort(sprintf("`region_radius` = %s is too large on %s: around `region_center` double precision resolves points only within %s (distance %s from the origin, where a point is located to about 1e-16 sinh(distance)). Give a `region_radius` of at most %s (move the data towards the origin by an isometry if the region is far from it)",
+                    format(R, digits = 4), manifold_label(M), format(max(0, reach), digits = 4),
+                    format(acosh(1e-6 / .Machine$double.eps), digits = 4), format(max(0, reach), digits = 4)), call)
+  } else if (M$type == "spd") {
+    lam <- eigen(matrix(C$x, M$k), symmetric = TRUE, only.values = TRUE)$values
+    reach <- sqrt(M$k) * (log(.Machine$double.xmax) / 2 - max(abs(log(lam))))
+    if (!(R <= reach))
+      abort(sprintf("`region_radius` = %s is too large on %s: the region's matrices around `region_center` (multiples exp(t) region_center with |t| up to region_radius / sqrt(%d)) overflow double precision beyond %s. Give a `region_radius` of at most %s (a region of that size is wider than any data of the scale of `region_center`)",
+                    format(R, digits = 4), manifold_label(M), M$k, format(max(0, reach), digits = 4),
+                    format(max(0, reach), digits = 4)), call)
+  }
+  invisible(TRUE)
 }
 
 # The public net of candidate centres (a set), from the specification and M.
@@ -666,7 +717,7 @@ bounds_coarse_plan <- function(M, spec, region, n, eps, call) {
   if (!(R < rstar))
     abort(sprintf("`region_radius` = %s is not below r* = %s on %s (sensitivity_radius_max()): the coarse private mean of the location stage needs its public region inside the largest ball a Fr\u00e9chet-mean release admits. Give a public region of radius below r* (on Kendall's shape space, around a public template shape: shapes within %s of it), or state `center`",
                   format(R, digits = 6), format(rstar, digits = 6), manifold_label(M), format(rstar, digits = 3)), call)
-  check_ball_resolved(M, C0, R, call, "the coarse private mean of the location stage")
+  check_ball_resolved(M, C0, R, call, "the coarse private mean of the location stage", c("region_radius", "region_center"))
   sens <- frechet_sensitivities(M, n, R, call)
   mech <- spec$coarse_mechanism %||% "auto"
   sigma_lap <- 2 * sens$mean / eps

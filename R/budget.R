@@ -298,7 +298,7 @@ budget_arg_labels <- function(args, exprs) {
 # One row of the table for a release; `arg` names it in errors.
 budget_entry <- function(r, label, arg, call) {
   g <- r$guarantee
-  if (!is.null(r$diagnostics))
+  if (release_has_diagnostics(r))
     abort(sprintf("`%s` holds chain diagnostics (diagnostics = TRUE), which depend on the data beyond its guarantee: the object as a whole is not a release, so it cannot be accounted; drop them first (`%s$diagnostics <- NULL`; the private values keep their guarantee) or re-run with diagnostics = FALSE",
                   arg, if (identical(arg, "release")) "release" else arg), call)
   if (identical(g, "epsilon-DP")) {

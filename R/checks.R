@@ -93,3 +93,50 @@ arg_match <- function(x, choices, arg, call = NULL) {
   }
   choices[i]
 }
+
+# The new values a predict() method evaluates at: `newdata` (the name R users
+# type, as for predict.lm()) or `newx`, one of the two. Returns
+# list(value, arg) (value NULL when neither is given). Every other argument is
+# refused: stats::predict() would swallow it in `...` and answer as if it had
+# not been given.
+predict_new_values <- function(newdata, newx, dots, call) {
+  predict_check_dots(dots, call)
+  if (!is.null(newdata) && !is.null(newx))
+    abort("give the new values once: as `newdata` (a data frame or a vector) or as `newx`, not both", call)
+  if (!is.null(newdata)) list(value = newdata, arg = "newdata")
+  else if (!is.null(newx)) list(value = newx, arg = "newx")
+  else list(value = NULL, arg = "newdata")
+}
+
+predict_check_dots <- function(dots, call) {
+  if (!length(dots)) return(invisible())
+  nm <- names(dots)
+  if (is.null(nm)) nm <- rep("", length(dots))
+  if (any(nm %in% c("interval", "level", "se.fit", "pred.var", "weights")))
+    abort(sprintf("`%s` is not available: predict() of riemdp's fits and releases gives the fitted values only, with no intervals or standard errors yet (a release's would need the law of its noise, not the data's residuals, which its guarantee does not cover). predict() takes `object` and `newdata` (or `newx`) only",
+                  nm[nm %in% c("interval", "level", "se.fit", "pred.var", "weights")][1L]), call)
+  bad <- ifelse(nzchar(nm), sprintf("`%s`", nm), "an unnamed extra argument")
+  abort(sprintf("predict() takes `object` and `newdata` (a data frame or a vector; or `newx`) only; not used: %s",
+                paste(bad, collapse = ", ")), call)
+}
+
+# `newdata` given as a data frame to a geodesic fit or release: its columns
+# named after the covariates, else as many columns as covariates (in order).
+regression_newdata_matrix <- function(newdata, covariates, arg, call) {
+  if (!is.data.frame(newdata)) return(newdata)
+  if (!all(vapply(newdata, is.numeric, logical(1))) && !all(covariates %in% names(newdata)))
+    abort(sprintf("`%s` must be numeric: a data frame of covariates with numeric columns", arg), call)
+  if (all(covariates %in% names(newdata))) {
+    X <- newdata[covariates]
+    if (!all(vapply(X, is.numeric, logical(1))))
+      abort(sprintf("`%s` must be numeric: columns %s of the data frame must be numeric", arg,
+                    paste0("`", covariates, "`", collapse = ", ")), call)
+    return(as.matrix(X))
+  }
+  if (ncol(newdata) == length(covariates))
+    return(if (any(names(newdata) %in% covariates)) as.matrix(newdata) else unname(as.matrix(newdata)))
+  abort(sprintf("`%s` must hold the covariate%s %s: a data frame with column%s named so (or exactly %d column%s, taken in order), or a vector",
+                arg, if (length(covariates) == 1L) "" else "s", paste0("`", covariates, "`", collapse = ", "),
+                if (length(covariates) == 1L) "" else "s", length(covariates),
+                if (length(covariates) == 1L) "" else "s"), call)
+}

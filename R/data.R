@@ -7,7 +7,8 @@
 #' degrees of arc (2000 km) of their Fréchet mean; they make a quick test bed
 #' for Fréchet means and for private releases of a location.
 #'
-#' With latitude \eqn{\phi}{phi} and longitude \eqn{\lambda}{lambda} in radians, a row is
+#' [sphere_from_latlon()] builds it from latitude and longitude in degrees
+#' (and [sphere_to_latlon()] goes back). With latitude \eqn{\phi}{phi} and longitude \eqn{\lambda}{lambda} in radians, a row is
 #' \eqn{(\cos\phi\cos\lambda, \cos\phi\sin\lambda, \sin\phi)}{(cos phi cos lambda, cos phi sin lambda, sin phi)}.
 #' Depth, magnitude and number of stations are not included; take them from
 #' [datasets::quakes], whose rows are in the same order.
@@ -33,7 +34,7 @@
 #' m <- coef(fit)
 #' m
 #' # back to latitude and longitude (degrees)
-#' c(lat = asin(m[3]), long = atan2(m[2], m[1]) %% (2 * pi)) * 180 / pi
+#' sphere_to_latlon(m, wrap = 360)
 #' # geodesic distances (in km, Earth radius 6371 km) of the events to the mean
 #' summary(6371 * riem_dist(S2, m, fiji_quakes))
 "fiji_quakes"
@@ -129,8 +130,7 @@
 #' nrow(tonga)
 #' summary(lm(long ~ depth, data = tonga))$r.squared
 #' # fiji_quakes is quakes' epicentres as unit vectors, in the same order
-#' ll <- cbind(asin(fiji_quakes[, 3]),
-#'             atan2(fiji_quakes[, 2], fiji_quakes[, 1]) %% (2 * pi)) * 180 / pi
+#' ll <- sphere_to_latlon(fiji_quakes, wrap = 360)
 #' all.equal(unname(ll), unname(as.matrix(datasets::quakes[, c("lat", "long")])))
 #' # rat skulls, without attaching 'shapes'
 #' if (requireNamespace("shapes", quietly = TRUE)) {

@@ -41,8 +41,9 @@
 #' Where the linearisation is exact (least squares on flat space with no
 #' residual clipped), the first proposal is the law itself and nearly every
 #' proposal is accepted. The release carries the guarantee of the exact law
-#' to the extent that the chain has reached it: `bench/mcmc-conformance.R`
-#' checks the defaults over manifolds, sample sizes, budgets and fits far from
+#' to the extent that the chain has reached it: the conformance checks of
+#' `vignette("benchmarks", package = "riemdp")` ("The conformance matrix")
+#' check the defaults over manifolds, sample sizes, budgets and fits far from
 #' the centre. The returned object holds the private parameter and public
 #' parameters only; chain diagnostics depend on the data and are returned
 #' only with `diagnostics = TRUE`, outside the guarantee.
@@ -138,15 +139,20 @@
 #' releases is 1.36 times that of the hand-chosen bounds of the example in
 #' `vignette("riemdp")` (141 km against 104 km), the direction error 1.27
 #' times (13.0 against 10.2 degrees); the private `tau` is about 0.13
-#' against the hand-chosen 0.1 (`bench/private-bounds-regression.R` in the
-#' package sources). `tau` from the responses' spread overstates the
+#' against the hand-chosen 0.1 (`vignette("choosing-bounds", package = "riemdp")`,
+#' "Bounds found privately"). `tau` from the responses' spread overstates the
 #' residual scale when the covariate explains much of the spread: state
 #' `tau` if it is known.
 #'
 #' @inheritParams geodesic_regression
 #' @param x The covariate: a numeric vector with one value per point, inside
 #'   `x_range`.
-#' @param Y The responses: points of `M` in its layout.
+#' @param Y The responses: points of `M` in its layout. On
+#'   [`manifold_euclidean(d)`][manifold_euclidean], coordinates beyond
+#'   \eqn{10^{150}}{10^150} in magnitude (where squared distances would
+#'   overflow) are clipped to \eqn{\pm 10^{150}}{+-10^150}, a public rule for every
+#'   record: their residuals are clipped to `tau` all the same, and no record
+#'   decides between a release and an error.
 #' @param epsilon Privacy budget \eqn{\epsilon > 0}{epsilon > 0} (the total, for both
 #'   schemes).
 #' @param tau Public clip of the residual norms, \eqn{\tau > 0}{tau > 0}.
@@ -203,8 +209,11 @@
 #'   `covariate_name` (the name of the argument passed as `x` when it is a
 #'   name, else `"x"`; used in prints and plots), `sampler`, `control`,
 #'   `diagnostics` and `call`. Methods: `print()`, `summary()`, `coef()`,
-#'   `predict()` (needs `newx`: the release holds no data), `nobs()` (the
-#'   public n), `plot()`; `fitted()` and `residuals()` are errors.
+#'   `predict()` (needs `newdata`: a vector of covariate values or a data
+#'   frame with a column named after the covariate, or the same as `newx`;
+#'   the release holds no data; any other argument, `interval` among them,
+#'   is an error), `nobs()` (the public n), `plot()`; `fitted()` and
+#'   `residuals()` are errors.
 #' @references Kulkarni, A. and Soto, C. (2025). Differentially private
 #'   geodesic and linear regression. arXiv:2504.11304; Reimherr, M. and
 #'   Awan, J. (2019). KNG: the K-norm gradient mechanism. *NeurIPS*.
@@ -253,11 +262,11 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   if (C$n != 1L) abort("`center` must be a single point", call)
   radius <- check_positive(radius, "radius", call)
   if (!(radius <= M$inj))
-    abort(sprintf("`radius` = %s must be at most the injectivity radius %s of %s", format(radius), format(M$inj, digits = 6),
-                  manifold_label(M)), call)
+    abort(sprintf("`radius` = %s must be at most the injectivity radius %s of %s%s", format(radius), format(M$inj, digits = 6),
+                  manifold_label(M), radius_units_note(M)), call)
   if (M$type %in% c("spd", "hyperbolic")) check_ball_resolved(M, C, radius + tau_m, call, "the fitted geodesics")
   S <- release_points(M, Y, call, "Y")
-  check_squares_representable(M, S, list(tau = tau, tau_m = tau_m, radius = radius), call)
+  S <- check_squares_representable(M, S, list(tau = tau, tau_m = tau_m, radius = radius), call)
   n <- S$n
   U <- map_to_unit(x, x_range, n, "x", call)
   sens <- regression_sensitivity(M, n, tau, tau_m, bound, m = 1L, call = call)
@@ -312,7 +321,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
   w <- x_range[2] - x_range[1]
   at0 <- core_call(stat_regression_rebase(M, p_range, v_range, -x_range[1] / w), call)
   layout <- release_layout(M, Y, center)  # public names of the layout
-  structure(list(footpoint = from_values(M, at0$footpoint, 1L, TRUE, layout),
+  mark_release_diagnostics(structure(list(footpoint = from_values(M, at0$footpoint, 1L, TRUE, layout),
                  shooting = from_values(M, as.double(at0$shooting) / w, 1L, TRUE, layout),
                  footpoint_range = from_values(M, p_range, 1L, TRUE, layout),
                  shooting_range = from_values(M, as.double(v_range), 1L, TRUE, layout),
@@ -324,7 +333,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
                  covariate_name = covariate_name, sampler = sampler,
                  control = ctl[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = diag_out, call = call),
-            class = c("riemdp_regression_release", "riemdp_release"))
+            class = c("riemdp_regression_release", "riemdp_release")))
 }
 
 # The public preconditioner of the chain on (p, v_1..v_m): near its mode the
@@ -352,15 +361,18 @@ proposal_mixing <- function(m) {
 
 # Norms are computed from squares: public scales and, on euclidean, the data
 # beyond 1e150 would overflow them (residual norms Inf, clipped gradients 0,
-# a chain that cannot move). Errors name no data value.
+# a chain that cannot move). A public scale beyond is an error; a data value
+# beyond is clipped to +-1e150, a public rule applied to every record (its
+# residual is clipped to tau all the same), so that no record decides
+# between a release and an error. Returns S, clipped.
 check_squares_representable <- function(M, S, public, call, what = "`Y`") {
-  big <- 1e150
+  big <- squares_limit
   for (a in names(public))
     if (public[[a]] > big) abort(sprintf("`%s` must be at most %g: squared distances beyond it overflow double precision; rescale the data", a, big), call)
-  if (M$type == "euclidean" && any(abs(S$x) > big))
-    abort(sprintf("%s has values beyond %g in magnitude: squared distances overflow double precision; rescale the data", what, big), call)
-  invisible(TRUE)
+  if (M$type == "euclidean") S$x <- pmin(pmax(S$x, -big), big)
+  S
 }
+squares_limit <- 1e150
 
 # A public range c(lower, upper), finite, lower < upper.
 check_range <- function(r, arg, call) {
@@ -514,17 +526,23 @@ coef.riemdp_regression_release <- function(object, ...) {
 }
 
 #' @export
-predict.riemdp_regression_release <- function(object, newx, ...) {
+predict.riemdp_regression_release <- function(object, newx = NULL, newdata = NULL, ...) {
   call <- sys.call()
-  if (missing(newx))
-    abort("`newx` is required: a release holds no data (only its public parameters and the private geodesic), so it has no fitted values; pass `newx`, the covariate values at which to evaluate the private geodesic", call)
-  if (!is.numeric(newx) || !length(newx)) abort("`newx` must be a numeric vector of covariate values", call)
-  check_finite_numeric(newx, "newx", call)
+  new <- predict_new_values(newdata, newx, list(...), call)
+  if (is.null(new$value))
+    abort("`newdata` (or `newx`) is required: a release holds no data (only its public parameters and the private geodesic), so it has no fitted values; pass `newdata`, the covariate values at which to evaluate the private geodesic (a vector, or a data frame with a column named after the covariate)", call)
+  arg <- new$arg
+  covariate <- object$covariate_name %||% "x"
+  newx <- regression_newdata_matrix(new$value, covariate, arg, call)
+  if (is.matrix(newx) && ncol(newx) == 1L) newx <- newx[, 1L]
+  if (!is.numeric(newx) || !length(newx) || !is.null(dim(newx)))
+    abort(sprintf("`%s` must be a numeric vector of covariate values (or a data frame with a column `%s`)", arg, covariate), call)
+  check_finite_numeric(newx, arg, call)
   M <- object$manifold
   P <- as_points(M, object$footpoint_range, "footpoint", call)
   u <- (as.double(newx) - object$x_range[1]) / (object$x_range[2] - object$x_range[1])
   W <- list(x = as.double(outer(as.double(object$shooting_range), u)), n = length(u), by_row = FALSE)
-  out <- core_call(geom_exp(M, P, W, is.null(M$point_shape)), call, "`newx`")
+  out <- core_call(geom_exp(M, P, W, is.null(M$point_shape)), call, sprintf("`%s`", arg))
   from_values(M, out, length(u), FALSE, object$footpoint)
 }
 
@@ -538,6 +556,11 @@ predict.riemdp_regression_release <- function(object, newx, ...) {
 #' @param x A release from [dp_geodesic_regression()].
 #' @param covariate,Y Optional data to draw with the private geodesic: the
 #'   covariate values (inside the release's `x_range`) and the responses.
+#' @param data The same data as one argument, as the other releases' `plot()`
+#'   methods take it: a list of the covariate values and the responses,
+#'   named (the covariate as `x`, `covariate` or the release's
+#'   `covariate_name`; the responses as `Y`) or in that order. Give `data`
+#'   or `covariate` and `Y`, not both.
 #' @param main Title.
 #' @param ... Passed to [plot.riemdp_geodesic_regression()] (`view`,
 #'   `n_along`, graphical parameters).
@@ -553,10 +576,18 @@ predict.riemdp_regression_release <- function(object, newx, ...) {
 #'                               control = mcmc_control(n_iter = 500, burn_in = 500))
 #' plot(rel)
 #' plot(rel, covariate = x, Y = Y)
+#' plot(rel, data = list(x = x, Y = Y))  # the same
 #' @export
-plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main = NULL, ...) {
+plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main = NULL, data = NULL, ...) {
   call <- sys.call()
   M <- x$manifold
+  if (!is.null(data)) {
+    if (!is.null(covariate) || !is.null(Y))
+      abort("give the data once: as `data = list(x = , Y = )`, or as `covariate` and `Y`, not both", call)
+    parts <- regression_plot_data(data, x$covariate_name %||% "x", call)
+    covariate <- parts$covariate
+    Y <- parts$Y
+  }
   if (is.null(covariate) != is.null(Y)) abort("pass both `covariate` and `Y` to draw the data, or neither", call)
   show <- !is.null(Y)
   if (show) {
@@ -576,6 +607,22 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
   if (is.null(main)) main <- sprintf("Private geodesic regression on %s", manifold_label(M))
   plot(pseudo, show_data = show, main = main, ...)
   invisible(x)
+}
+
+# `data` of plot() of a geodesic release: list(covariate, Y), by name or in
+# order.
+regression_plot_data <- function(data, covariate_name, call) {
+  if (is.data.frame(data) || !is.list(data) || length(data) != 2L)
+    abort(sprintf("`data` must be a list of the covariate values and the responses: list(%s = , Y = ) (a data frame cannot hold the responses' points; or pass `covariate` and `Y`)",
+                  covariate_name), call)
+  nm <- names(data)
+  if (is.null(nm) || all(!nzchar(nm))) return(list(covariate = data[[1L]], Y = data[[2L]]))
+  ykey <- which(nm == "Y")
+  xkey <- which(nm %in% unique(c("x", "covariate", covariate_name)))
+  if (length(ykey) != 1L || length(xkey) != 1L)
+    abort(sprintf("`data` must name its elements `%s` (the covariate; or `x`, `covariate`) and `Y` (the responses), or leave both unnamed in that order; it has names %s",
+                  covariate_name, paste0("\"", nm, "\"", collapse = ", ")), call)
+  list(covariate = data[[xkey]], Y = data[[ykey]])
 }
 
 #' Differentially private linear regression
@@ -647,7 +694,7 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' release is close to a uniform draw on it. For `mpg ~ wt` with the bounds
 #' above (`tau = 5`, `x_range = c(1, 6)`, `beta_max = 50`), 50 releases per
 #' cell on `mtcars` (n = 32) and on simulated data of the same design
-#' (`bench/linear-n-needed.R`): the median absolute error of the intercept
+#' (fixed seeds): the median absolute error of the intercept
 #' and of the slope against `lm()` (37.3 and -5.34 on `mtcars`), the median
 #' ratio of the release's in-sample mean squared error to `lm()`'s, and the
 #' range of the 50 intercepts.
@@ -699,6 +746,10 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' @param data A data frame holding the variables of `formula`, with at
 #'   least one row; if missing, the variables are taken from the formula's
 #'   environment, as `lm()` does (each must then hold one value per record).
+#'   A response beyond \eqn{10^{150}}{10^150} in magnitude (where squares would
+#'   overflow) is clipped to \eqn{\pm 10^{150}}{+-10^150}, a public rule for every
+#'   record: its residual is clipped to `tau` all the same, and no record
+#'   decides between a release and an error.
 #' @param na.action `NULL` (the default): missing values in the variables of
 #'   `formula` are an error. `na.omit` or `na.exclude` (or their names) drop
 #'   the incomplete rows, as `lm()` does by default; the number of complete
@@ -713,7 +764,13 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #' @param x_range Public ranges of the predictors: `c(lower, upper)` for one
 #'   predictor; for several, a matrix with two rows and one column per
 #'   predictor (named after them, or in the order of the model matrix) or a
-#'   named list of `c(lower, upper)` pairs. Values outside are an error, and
+#'   named list of `c(lower, upper)` pairs. Every numeric column of the
+#'   model matrix is a predictor here, named as `lm()` names it: an
+#'   interaction of numeric predictors (`x:z`) or a term such as `I(x^2)` is
+#'   a column of its own and needs its own pair (e.g.
+#'   `list(x = c(0, 1), z = c(0, 2), "x:z" = c(0, 2))`; the range of a
+#'   product is public when the ranges of its factors are: here
+#'   \eqn{[0, 1] \times [0, 2]}{[0, 1] x [0, 2]} gives \[0, 2\]). Values outside are an error, and
 #'   so is a range narrower than `sqrt(.Machine$double.eps)` times its
 #'   largest endpoint magnitude (centre the predictor with a public constant,
 #'   e.g. `I(x - 1000)`).
@@ -736,17 +793,23 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
 #'   `mag ~ stations + depth` of `quakes` (n = 1000, total
 #'   \eqn{\epsilon = 1}{epsilon = 1}, `share = 0.5`) the median in-sample MSE
 #'   over 100 releases is 1.20 times `lm()`'s, against 1.13 with
-#'   hand-chosen bounds (`bench/private-bounds-regression.R` in the package
-#'   sources).
+#'   hand-chosen bounds (`vignette("choosing-bounds", package = "riemdp")`,
+#'   "Bounds found privately").
 #' @return An object of class `c("riemdp_linear_release", "riemdp_release")`
 #'   with `coefficients` (named as `lm()` names them), `epsilon`, `sigma`,
 #'   `sensitivity`, `tau`, `x_range` (the 2 x m matrix), `beta_max`, `n`,
 #'   `terms`, `formula`, `xlevels` (the public levels of factor predictors),
 #'   `contrasts`, `na.action`, `response` (the response's expression, as a
 #'   string), `sampler`, `control`, `diagnostics` and `call`. Methods:
-#'   `print()`, `summary()`, `coef()`, `predict()` (needs `newdata`: the
-#'   release holds no data), `formula()`, `nobs()` (the public n), `plot()`;
-#'   `fitted()` and `residuals()` are errors, as the release holds no data.
+#'   `print()`, `summary()`, `coef()`, `predict()` (needs `newdata`: a data
+#'   frame with the predictors, or with one predictor a vector of its values;
+#'   `newx` is taken as the same; the release holds no data; any other
+#'   argument, `interval` and `se.fit` among them, is an error: a release has
+#'   no intervals yet), `formula()`, `nobs()` (the public n), `plot()`;
+#'   `fitted()` and `residuals()` are errors, as the release holds no data;
+#'   so are `confint()`, `vcov()`, `sigma()` and `model.matrix()`: a release
+#'   has no intervals or standard errors yet (its uncertainty is the privacy
+#'   noise's, not the data's residual spread).
 #' @seealso [dp_geodesic_regression()], [sensitivity_geodesic_regression()].
 #' @examples
 #' rel <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30,
@@ -856,7 +919,7 @@ linear_release_core <- function(X, y, R, epsilon, tau, beta_max, control, diagno
   if (!is.finite(sigma)) abort(sprintf("`epsilon` = %s is too small: sigma = 2 Delta / epsilon overflows", format(epsilon)), call)
   ctl <- kng_chain_control(control, m + 1L, n, call)
   S <- list(x = as.double(y), n = n, by_row = TRUE)
-  check_squares_representable(E1, S, list(tau = tau, beta_max = beta_max), call, "the response")
+  S <- check_squares_representable(E1, S, list(tau = tau, beta_max = beta_max), call, "the response")
   storage.mode(U) <- "double"
   # The data enter only here, through the mechanism's target.
   res <- kng_chain_draw(E1, S, unname(U), sigma, tau, 0, beta_max, beta_max, ctl, diagnostics, call)
@@ -864,7 +927,7 @@ linear_release_core <- function(X, y, R, epsilon, tau, beta_max, control, diagno
   slopes <- theta_u[-1L] / (R[2L, ] - R[1L, ])
   coefficients <- c(theta_u[1L] - sum(slopes * R[1L, ]), slopes)
   names(coefficients) <- c("(Intercept)", colnames(X))
-  structure(list(coefficients = coefficients, epsilon = epsilon, sigma = sigma, sensitivity = sens[["joint"]],
+  mark_release_diagnostics(structure(list(coefficients = coefficients, epsilon = epsilon, sigma = sigma, sensitivity = sens[["joint"]],
                  tau = tau, x_range = R, beta_max = beta_max, n = n, m = m, terms = meta$terms,
                  formula = meta$formula, xlevels = meta$xlevels, contrasts = meta$contrasts,
                  na.action = meta$na.action,
@@ -873,7 +936,7 @@ linear_release_core <- function(X, y, R, epsilon, tau, beta_max, control, diagno
                  control = ctl[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = res$diagnostics,
                  call = call),
-            class = c("riemdp_linear_release", "riemdp_release"))
+            class = c("riemdp_linear_release", "riemdp_release")))
 }
 
 # The variables of a formula read from its environment (dp_linear_regression()
@@ -989,10 +1052,11 @@ check_row_transforms <- function(vars, columns, call) {
 }
 
 # The public ranges of the predictors as a 2 x m matrix in the order of `names`.
-predictor_ranges <- function(x_range, names, call) {
+predictor_ranges <- function(x_range, names, call, arg = "x_range") {
   m <- length(names)
-  bad <- function() abort(sprintf("`x_range` must give c(lower, upper) (finite, lower < upper) for each predictor: %s; as a vector for one predictor, a 2 x %d matrix or a named list",
-                                  paste0("`", names, "`", collapse = ", "), m), call)
+  bad <- function() abort(sprintf("`%s` must give c(lower, upper) (finite, lower < upper) for each predictor: %s; as a vector for one predictor, a 2 x %d matrix or a named list%s",
+                                  arg, paste0("`", names, "`", collapse = ", "), m,
+                                  if (any(grepl(":", names, fixed = TRUE))) " (an interaction is a column of its own and needs its own pair)" else ""), call)
   R <- if (is.list(x_range)) {
     if (is.null(names(x_range)) || !setequal(names(x_range), names) || length(x_range) != m) bad()
     tryCatch(vapply(x_range[names], function(r) as.double(r), numeric(2)), error = function(e) bad())
@@ -1006,7 +1070,7 @@ predictor_ranges <- function(x_range, names, call) {
   } else bad()
   if (!all(is.finite(R)) || !all(R[1L, ] < R[2L, ]) || !all(is.finite(R[2L, ] - R[1L, ]))) bad()
   for (j in seq_len(m))
-    check_range_resolved(R[1L, j], R[2L, j], if (m == 1L) "x_range" else sprintf("x_range` for `%s", names[j]),
+    check_range_resolved(R[1L, j], R[2L, j], if (m == 1L) arg else sprintf("%s` for `%s", arg, names[j]),
                          names[j], call, "I(%s - %s)")
   dimnames(R) <- list(c("lower", "upper"), names)
   R
@@ -1058,21 +1122,36 @@ print.summary.riemdp_linear_release <- function(x, digits = max(3L, getOption("d
 }
 
 #' @export
-predict.riemdp_linear_release <- function(object, newdata, ...) {
+predict.riemdp_linear_release <- function(object, newdata = NULL, newx = NULL, ...) {
   call <- sys.call()
-  if (missing(newdata))
+  new <- predict_new_values(newdata, newx, list(...), call)
+  if (is.null(new$value))
     abort("`newdata` is required: a release holds no data (only its public parameters and the private coefficients), so it has no fitted values to return as lm() does; pass `newdata`, a data frame with the predictors", call)
-  if (!is.data.frame(newdata)) abort("`newdata` must be a data frame with the predictors", call)
+  newdata <- linear_newdata_frame(new$value, object$terms, new$arg, call)
   # the release's terms hold no environment: functions of the formula are
   # looked up from the caller
   tt <- object$terms
   environment(tt) <- parent.frame()
   # factors take the release's public levels (unknown levels are an error)
   mf <- tryCatch(stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels),
-                 error = function(e) abort(sprintf("`newdata` must hold the predictors of the release%s",
+                 error = function(e) abort(sprintf("`%s` must hold the predictors of the release%s", new$arg,
                                                    if (length(object$xlevels)) ", with factor levels among the release's" else ""),
                                            call))
   drop(stats::model.matrix(tt, mf, contrasts.arg = object$contrasts) %*% object$coefficients)
+}
+
+# `newdata` (or `newx`) of a linear release as a data frame: a data frame
+# as it is; a matrix with column names as the data frame of its columns; a
+# vector when the formula has one predictor variable, as that variable.
+linear_newdata_frame <- function(value, tt, arg, call) {
+  if (is.data.frame(value)) return(value)
+  vars <- all.vars(tt)
+  if (is.matrix(value) && !is.null(colnames(value))) return(as.data.frame(value))
+  if (is.null(dim(value)) && is.atomic(value) && length(value) && length(vars) == 1L)
+    return(stats::setNames(data.frame(value), vars))
+  abort(sprintf("`%s` must be a data frame with the predictor%s %s%s", arg, if (length(vars) == 1L) "" else "s",
+                paste0("`", vars, "`", collapse = ", "),
+                if (length(vars) == 1L) " (or a vector of its values)" else " (or a matrix with columns named so)"), call)
 }
 
 #' @export

@@ -33,15 +33,19 @@ kng_chain_control <- function(control, D, n, call, allow_init = FALSE) {
        target_accept = control$target_accept, verbose = isTRUE(control$verbose), default = FALSE)
 }
 
-# k public starts of the parameter (p, v_1..v_m): (centre, 0), then points at
-# half the radius along the centre's tangent basis with shooting vectors of
-# half tau_m along the transported basis (alternating signs). Public.
-kng_chain_starts <- function(M, center, radius, tau_m, m, k) {
+# k public starts of the parameter (p, v_1..v_m): (start, 0), then points at
+# half the radius from the domain's centre `around` along its tangent basis
+# with shooting vectors of half tau_m along the transported basis
+# (alternating signs). Every start lies inside the domain (d(around, p) =
+# radius / 2 < radius, |v_j| = tau_m / 2), wherever the public `start`
+# (e.g. control$init, anywhere in the ball) lies. Public: computed from
+# public quantities only.
+kng_chain_starts <- function(M, start, radius, tau_m, m, k, around = start) {
   D <- M$ambient
-  P <- matrix(center, D, k)
+  P <- matrix(start, D, k)
   V <- array(0, c(D, m, k))
   if (k < 2L) return(list(p = P, V = V))
-  cl <- list(x = as.double(center), n = 1L, by_row = TRUE)
+  cl <- list(x = as.double(around), n = 1L, by_row = TRUE)
   B <- geom_tangent_basis(M, cl)
   d <- ncol(B)
   for (s in 2:k) {
@@ -59,8 +63,8 @@ kng_chain_starts <- function(M, center, radius, tau_m, m, k) {
 }
 
 # One KNG release by the chain from the public start (centre, 0); with
-# diagnostics, three more chains from other public starts (within half the
-# radius of the first), for split-R-hat and the effective sample
+# diagnostics, three more chains from other public starts (at half the
+# radius from the domain's centre), for split-R-hat and the effective sample
 # size of the level |grad E| / sigma. U = NULL: the Frechet mean's field.
 # block: "joint", or a block of Kulkarni & Soto's App. A scheme: "footpoint"
 # (p alone moves; shooting vectors carried from the fit (p_ref, V_ref)) or
@@ -72,7 +76,9 @@ kng_chain_draw <- function(M, S, U, sigma, tau, start, radius, tau_m, ctl, diagn
   m_chain <- if (block == "footpoint") 0L else m
   chains <- if (diagnostics) 4L else 1L
   keep <- if (diagnostics) ctl$n_iter else 1L
-  st <- kng_chain_starts(M, start, if (block == "shooting") 0 else radius, tau_m, m_chain, chains)
+  # (the shooting block keeps p fixed at `start`: its starts differ in v only)
+  st <- kng_chain_starts(M, start, if (block == "shooting") 0 else radius, tau_m, m_chain, chains,
+                         around = if (block == "shooting") start else center)
   res <- core_call(samp_kng_chain(M, S, U, sigma, if (is.null(tau)) Inf else tau, center, radius,
                                   if (is.null(tau_m)) 1 else tau_m, st$p, as.double(st$V), keep, ctl, block,
                                   p_ref, V_ref), call)
@@ -111,7 +117,7 @@ split_rhat <- function(tr) {
 
 # What a KNG release's guarantee says of its sampler: the chain and its length.
 kng_chain_sentence <- function(control, start = "(centre, 0)") {
-  sprintf("drawn by a Metropolis-Hastings chain of %d steps (%d burn-in) from the public start %s, mixing independence proposals from the linearised K-norm gradient law and the uniform law on the domain with preconditioned local steps; the guarantee is that of the exact law, which the chain reaches in the conformance checks of its defaults (bench/mcmc-conformance.R)",
+  sprintf("drawn by a Metropolis-Hastings chain of %d steps (%d burn-in) from the public start %s, mixing independence proposals from the linearised K-norm gradient law and the uniform law on the domain with preconditioned local steps; the guarantee is that of the exact law, which the chain reaches in the conformance checks of its defaults (vignette(\"benchmarks\", package = \"riemdp\"), \"The conformance matrix\")",
           as.integer(control$burn_in + control$n_iter), as.integer(control$burn_in), start)
 }
 

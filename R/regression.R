@@ -465,9 +465,16 @@ regression_energy <- function(M, footpoint, shooting, x, Y, tau = Inf, loss = "h
 #'   columns (or the elements of a vector of one value per covariate) named
 #'   after the covariates are matched to them by name, columns with other
 #'   names or none are taken in order. `NULL` gives the fitted values.
+#' @param newdata The same as `newx`, under the name [stats::predict.lm()]
+#'   uses: a data frame with columns named after the covariates (as in
+#'   `colnames(fit$x)`; other columns are ignored) or with one column per
+#'   covariate (taken in order), or a vector or matrix as for `newx`. Give
+#'   `newx` or `newdata`, not both.
 #' @param type `"tangent"` or `"distance"`.
 #' @param digits Significant digits to print.
-#' @param ... Not used.
+#' @param ... Not used. `predict()` refuses any other argument with an error
+#'   (a misspelt `newdata` is not silently ignored), and `interval`, `level`
+#'   and `se.fit` too: the fit holds no standard errors.
 #' @return `coef()`: a list with `footpoint` and `shooting`. `fitted()`,
 #'   `predict()`: points in the manifold's layout. `residuals()`: tangent
 #'   vectors in the manifold's layout, or a numeric vector.
@@ -500,38 +507,41 @@ residuals.riemdp_geodesic_regression <- function(object, type = c("tangent", "di
 
 #' @rdname geodesic_regression_methods
 #' @export
-predict.riemdp_geodesic_regression <- function(object, newx = NULL, ...) {
+predict.riemdp_geodesic_regression <- function(object, newx = NULL, newdata = NULL, ...) {
   call <- sys.call()
-  if (is.null(newx)) return(object$fitted.values)
+  new <- predict_new_values(newdata, newx, list(...), call)
+  if (is.null(new$value)) return(object$fitted.values)
+  arg <- new$arg
+  newx <- regression_newdata_matrix(new$value, colnames(object$x), arg, call)
   M <- object$manifold
   X <- if (is.null(dim(newx)) && object$m > 1L && length(newx) == object$m)
     matrix(newx, 1L, dimnames = list(NULL, names(newx))) else newx
   if (is.data.frame(X)) X <- as.matrix(X)
-  X <- match_covariate_names(X, colnames(object$x), call)
-  if (!is.numeric(X)) abort("`newx` must be numeric", call)
-  check_finite_numeric(X, "newx", call)
+  X <- match_covariate_names(X, colnames(object$x), call, arg)
+  if (!is.numeric(X)) abort(sprintf("`%s` must be numeric", arg), call)
+  check_finite_numeric(X, arg, call)
   if (is.null(dim(X))) X <- matrix(X, ncol = 1L)
   if (length(dim(X)) != 2L || ncol(X) != object$m)
-    abort(sprintf("`newx` must have %d column%s (one per covariate)", object$m, if (object$m == 1L) "" else "s"), call)
-  if (nrow(X) < 1L) abort("`newx` must hold at least one value", call)
+    abort(sprintf("`%s` must have %d column%s (one per covariate)", arg, object$m, if (object$m == 1L) "" else "s"), call)
+  if (nrow(X) < 1L) abort(sprintf("`%s` must hold at least one value", arg), call)
   storage.mode(X) <- "double"
   P <- as_points(M, object$footpoint, "footpoint", call)
   V <- set_columns(M, as_set(M, object$shooting, "shooting", call))
   W <- list(x = as.double(V %*% t(X)), n = nrow(X), by_row = FALSE)
   by_row <- is.null(M$point_shape)
-  out <- core_call(geom_exp(M, P, W, by_row), call, "`newx`")
+  out <- core_call(geom_exp(M, P, W, by_row), call, sprintf("`%s`", arg))
   from_values(M, out, nrow(X), FALSE, object$footpoint)
 }
 
 # With several covariates, columns of newx named after the fit's covariates
 # are matched to them by name (as predict.lm does); columns with other names
 # or none are taken in order; a mixture is an error.
-match_covariate_names <- function(X, covariates, call) {
+match_covariate_names <- function(X, covariates, call, arg = "newx") {
   given <- colnames(X)
   if (length(covariates) < 2L || !any(given %in% covariates) || identical(given, covariates)) return(X)
   if (length(given) != length(covariates) || anyDuplicated(given) || !setequal(given, covariates))
-    abort(sprintf("`newx` has columns %s, but the covariates of the fit are %s; name the columns so, or unname them to use them in order",
-                  paste0("\"", given, "\"", collapse = ", "), paste0("\"", covariates, "\"", collapse = ", ")), call)
+    abort(sprintf("`%s` has columns %s, but the covariates of the fit are %s; name the columns so, or unname them to use them in order",
+                  arg, paste0("\"", given, "\"", collapse = ", "), paste0("\"", covariates, "\"", collapse = ", ")), call)
   X[, match(covariates, given), drop = FALSE]
 }
 

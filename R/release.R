@@ -183,7 +183,8 @@
 #'   its public start `init` (default: `center`).
 #' @param diagnostics If `TRUE` (K-norm gradient chain only: `mechanism =
 #'   "kng"` off the exact Euclidean draw), three more chains run from other
-#'   public starts and the release holds their diagnostics, as in
+#'   public starts (at half `radius` from `center`, inside the ball wherever
+#'   `init` lies) and the release holds their diagnostics, as in
 #'   [dp_geodesic_regression()]: split R-hat, the effective sample size and
 #'   the trace of the level \eqn{|\nabla E|/\sigma}{|grad E|/sigma}, the acceptance of each kind of step,
 #'   and the release's level against \eqn{Gamma(d, 1)}{Gamma(d, 1)}. They depend
@@ -236,6 +237,12 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                                          outside = !missing(outside))))
   }
   check_manifold(M, call)
+  if (missing(center) || missing(radius)) {
+    lacking <- c("`center`", "`radius`")[c(missing(center), missing(radius))]
+    abort(sprintf("%s %s required: the release needs a public ball B(center, radius) that holds the data (its sensitivity comes from the radius). Give the public %s you know, or let the release find %s privately with part of `epsilon`: bounds = dp_bounds() (see ?dp_bounds)",
+                  paste(lacking, collapse = " and "), if (length(lacking) == 1L) "is" else "are",
+                  paste(lacking, collapse = " and "), if (length(lacking) == 1L) "it" else "them"), call)
+  }
   mechanism <- arg_match(mechanism, c("laplace", "kng", "gaussian"), "mechanism", call)
   outside <- arg_match(outside, c("error", "clip"), "outside", call)
   normalizer <- arg_match(normalizer, c("conservative", "footprint_free"), "normalizer", call)
@@ -356,7 +363,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   # the layout's names (dimnames of the data, else of the centre) are public
   estimate <- from_values(M, geom_representative(M, C, as_set(M, estimate, "estimate"), by_row), 1L, TRUE,
                           release_layout(M, X, center))
-  structure(list(estimate = estimate, manifold = M, mechanism = mechanism,
+  mark_release_diagnostics(structure(list(estimate = estimate, manifold = M, mechanism = mechanism,
                  guarantee = if (mechanism == "gaussian") "mu-GDP" else "epsilon-DP",
                  epsilon = epsilon, mu = mu, sigma = sigma, sensitivity = Delta, normalizer = normalizer,
                  n = n, radius = radius, center = from_values(M, C$x, 1L, TRUE, center),
@@ -365,7 +372,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                            else if (sampler == "kng-chain") kng_ctl[c("n_iter", "burn_in", "adapt", "target_accept")]
                            else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = diag_out, call = call),
-            class = c("riemdp_frechet_release", "riemdp_release"))
+            class = c("riemdp_frechet_release", "riemdp_release")))
 }
 
 # The Riemannian Laplace law exists only for sigma below a bound set by the
@@ -451,15 +458,17 @@ spd_condition <- function(M, x) {
 # The sensitivity bound is for the exact Frechet mean: the public ball must lie
 # where double precision resolves points (resolved_reach()). Public
 # parameters only.
-check_ball_resolved <- function(M, C, radius, call, what = "the Fr\u00e9chet mean") {
+check_ball_resolved <- function(M, C, radius, call, what = "the Fr\u00e9chet mean", args = c("radius", "center")) {
   if (isTRUE(radius <= resolved_reach(M, C$x))) return(invisible(TRUE))
   scale <- if (M$type == "spd") spd_condition(M, C$x) * exp(2 * radius) else cosh(acosh(max(1, C$x[1])) + radius)
-  abort(sprintf("the public ball of radius %s around `center` reaches %s, where double precision resolves points only to a relative %s: %s, and so the sensitivity bound, cannot be trusted there; use a smaller `radius` or %s",
-                format(radius, digits = 4),
+  abort(sprintf("the public ball of radius %s around `%s` reaches %s, where double precision resolves points only to a relative %s: %s, and so the sensitivity bound, cannot be trusted there; use a smaller `%s` (at most %s here) or %s",
+                format(radius, digits = 4), args[2],
                 if (M$type == "spd") sprintf("matrices with condition number up to %s", format(scale, digits = 3))
                 else sprintf("distance %s from the origin", format(acosh(scale), digits = 4)),
-                format(.Machine$double.eps * scale, digits = 2), what,
-                if (M$type == "spd") "a better-conditioned `center` (rescale the data)" else "a `center` nearer the origin (move the data by an isometry)"),
+                format(.Machine$double.eps * scale, digits = 2), what, args[1],
+                format(max(0, resolved_reach(M, C$x)), digits = 4),
+                if (M$type == "spd") sprintf("a better-conditioned `%s` (rescale the data)", args[2])
+                else sprintf("a `%s` nearer the origin (move the data by an isometry)", args[2])),
         call)
 }
 
@@ -488,14 +497,19 @@ call_without_data <- function(call, args, fun = "dp_frechet_mean") {
   call
 }
 
-# Points outside B_radius(center): an error, or moved to the boundary along the
-# geodesic to the centre.
+# Points outside B_radius(center): an error (outside = "error", the user's
+# choice), or moved to the boundary along the geodesic to the centre. The
+# clip always runs, over every point (a point inside is copied as it is):
+# no data-dependent early return, so that whether a point lies outside does
+# not decide which code runs (an early return when none did made a release
+# with one far record measurably slower).
 bound_to_ball <- function(M, S, C, radius, outside, call) {
-  d <- geom_dist(M, C, S)
-  if (!any(d > radius)) return(S)
-  if (outside == "error")
-    abort(sprintf("`X` has points outside the ball of radius %s around `center`; find them with riem_dist(M, center, X) > radius, or use outside = \"clip\" to move them to its boundary",
-                  format(radius, digits = 6)), call)
+  if (outside == "error") {
+    d <- geom_dist(M, C, S)
+    if (any(d > radius))
+      abort(sprintf("`X` has points outside the ball of radius %s around `center`; find them with riem_dist(M, center, X) > radius, or use outside = \"clip\" to move them to its boundary",
+                    format(radius, digits = 6)), call)
+  }
   S$x <- priv_clip_to_ball(M, C, radius, S, S$by_row)
   S
 }
@@ -603,12 +617,48 @@ release_predict_hint <- function(object) {
   if (inherits(object, "riemdp_linear_release"))
     return("predict(release, newdata) gives the private fit at the predictors in `newdata` (compute residuals from your data, which the guarantee does not cover)")
   if (inherits(object, "riemdp_regression_release"))
-    return("predict(release, newx) gives the private geodesic at covariate values `newx`")
+    return("predict(release, newdata) gives the private geodesic at the covariate values in `newdata`")
   "coef(release) gives the private estimate"
 }
 
 #' @export
 nobs.riemdp_release <- function(object, ...) object$n
+
+# No standard errors, intervals or residual scale yet: each is an error that
+# says why (an lm() habit must not meet "no applicable method", or a method
+# of another class answering from the data in the formula's environment).
+# The sampling law of a release is the noise's law around the data's
+# estimate; its spread is not the data's residual spread, which the
+# guarantee does not cover.
+release_no_inference <- function(object, what) {
+  est <- if (inherits(object, "riemdp_linear_release")) "coefficients" else "estimate"
+  abort(sprintf("%s is not available for a release yet: a release holds no data (only its public parameters and the private %s), and its uncertainty is that of the privacy noise, whose intervals riemdp does not compute yet; the data's own residuals are not covered by the guarantee. %s",
+                what, est, release_predict_hint(object)), sys.call(-1))
+}
+
+#' @export
+confint.riemdp_release <- function(object, parm, level = 0.95, ...) {
+  release_no_inference(object, "confint() (confidence intervals)")
+}
+
+#' @export
+vcov.riemdp_release <- function(object, ...) {
+  release_no_inference(object, "vcov() (a covariance matrix of the estimate)")
+}
+
+#' @export
+sigma.riemdp_release <- function(object, ...) {
+  release_no_inference(object, "sigma() (the residual standard deviation)")
+}
+
+#' @export
+model.matrix.riemdp_release <- function(object, ...) {
+  linear <- inherits(object, "riemdp_linear_release")
+  abort(sprintf("model.matrix() is not available for a release: it holds no data (only its public parameters and the private %s).%s %s",
+                if (linear) "coefficients" else "estimate",
+                if (linear) " For your own data, use model.matrix(formula(release), data);" else "",
+                release_predict_hint(object)), sys.call())
+}
 
 # The layout's names for a release's output: the data's column names or
 # matrix dimnames (public metadata of the input, as frechet_mean() keeps
@@ -634,12 +684,76 @@ release_gdp <- function(expr, call) {
   tryCatch(expr, error = function(e) abort(conditionMessage(e), call))
 }
 
+# Chain diagnostics depend on the data beyond a release's guarantee. An
+# object that holds them is marked at creation, twice: the object carries the
+# attribute "riemdp_diagnostics", and so does the diagnostics' value itself.
+# release_has_diagnostics() (dp_spend(), dp_budget() and the prints) checks
+# both, whatever the field is called: renaming the field or moving its value
+# into an attribute or another field keeps the object marked. The mark is
+# cleared only by removing the value (x$diagnostics <- NULL, or
+# x[["diagnostics"]] <- NULL, the documented way) when no marked value is
+# left anywhere in the object.
+mark_release_diagnostics <- function(x) {
+  d <- unclass(x)[["diagnostics"]]
+  if (is.null(d)) return(x)
+  attr(d, "riemdp_diagnostics") <- TRUE
+  y <- unclass(x)
+  y[["diagnostics"]] <- d
+  attr(y, "riemdp_diagnostics") <- TRUE
+  class(y) <- oldClass(x)
+  y
+}
+
+release_has_diagnostics <- function(x) {
+  isTRUE(attr(x, "riemdp_diagnostics")) || holds_marked_diagnostics(x)
+}
+
+# TRUE if a value marked as diagnostics lies anywhere in x: its elements and
+# attributes, to a bounded depth (every loop bounded; a release nests a few
+# levels only).
+holds_marked_diagnostics <- function(x, depth = 0L) {
+  if (depth > 8L) return(FALSE)
+  if (!depth == 0L && isTRUE(attr(x, "riemdp_diagnostics"))) return(TRUE)
+  a <- attributes(x)
+  a <- a[setdiff(names(a), c("names", "class", "dim", "dimnames", "row.names", "riemdp_diagnostics"))]
+  for (v in a) if (holds_marked_diagnostics(v, depth + 1L) || isTRUE(attr(v, "riemdp_diagnostics"))) return(TRUE)
+  if (is.list(x)) for (v in unclass(x)) if (holds_marked_diagnostics(v, depth + 1L) || isTRUE(attr(v, "riemdp_diagnostics"))) return(TRUE)
+  FALSE
+}
+
+release_assign <- function(x, name, value) {
+  cl <- oldClass(x)
+  y <- unclass(x)
+  y[[name]] <- value
+  if (is.null(value) && isTRUE(attr(y, "riemdp_diagnostics")) && !holds_marked_diagnostics(y))
+    attr(y, "riemdp_diagnostics") <- NULL
+  class(y) <- cl
+  y
+}
+
+#' @method $<- riemdp_release
+#' @export
+`$<-.riemdp_release` <- function(x, name, value) release_assign(x, name, value)
+
+#' @method [[<- riemdp_release
+#' @export
+`[[<-.riemdp_release` <- function(x, i, value) {
+  if (!is.character(i) || length(i) != 1L) {
+    cl <- oldClass(x)
+    y <- unclass(x)
+    y[[i]] <- value
+    class(y) <- cl
+    return(y)
+  }
+  release_assign(x, i, value)
+}
+
 # The guarantee line of a release's print. With chain diagnostics attached
 # (diagnostics = TRUE), the guarantee covers the private values only: the
 # diagnostics depend on the data beyond it, so the object as a whole is not
 # a release to publish (and dp_spend() refuses it).
 print_guarantee <- function(x, sentence) {
-  if (!is.null(x$diagnostics))
+  if (release_has_diagnostics(x))
     sentence <- paste("for the private values only. This object also holds chain diagnostics, which depend on the data beyond the guarantee: it is not a release to publish as a whole (drop them with `x$diagnostics <- NULL`, or re-run with diagnostics = FALSE).",
                       sentence)
   cat(strwrap(paste("Guarantee:", sentence), exdent = 2), sep = "\n")

@@ -22,7 +22,7 @@
 #' length is set by public quantities only and was checked to reach the law
 #' over manifolds, sample sizes from 20 to 5000, budgets from 0.5 to 20 and
 #' fits up to 0.9 of the public radius from its centre
-#' (`bench/mcmc-conformance.R` in the sources). An `mcmc_control()` passed to
+#' (`vignette("benchmarks", package = "riemdp")`, "The conformance matrix"). An `mcmc_control()` passed to
 #' a release sets `burn_in`, `n_iter`, `adapt` and `target_accept` of that
 #' chain; `thin` and `step` are not used there, and `init` (a public start)
 #' only by [dp_frechet_mean()].
@@ -44,8 +44,11 @@
 #' iterations, and so do long exact draws of [riem_rlaplace()] and
 #' [riem_rgaussian()] (whose `control` is this object too). cli draws the
 #' bar only once the computation has run for `getOption("cli.progress_show_after")`
-#' seconds (2 by default) and removes it when the call ends, also on an error
-#' or an interrupt (Ctrl-C works as without a bar). The default,
+#' seconds (2 by default) and removes it when the call ends, also on an
+#' error. Ctrl-C works as without a bar, but in a terminal the bar's last
+#' line stays on screen above the prompt (R starts a new line for the
+#' interrupt before the bar is removed, and the removal then clears that new
+#' line). The default,
 #' `verbose = interactive()`, shows bars at the console and prints nothing
 #' in scripts, `Rscript`, knitr or on `future` workers; `verbose = FALSE`
 #' never shows one. The bar reports only iteration counts, their public

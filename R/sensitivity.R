@@ -68,10 +68,22 @@ frechet_sensitivities <- function(M, n, radius, call) {
   s <- priv_frechet_sensitivity(M, n, radius)
   if (!(radius < s$radius_max)) {
     shown <- format_distinct(radius, s$radius_max)
-    abort(sprintf("`radius` = %s %s r* = %s on %s, and must be strictly below it (r* = 1/2 min{inj, pi/(2 sqrt(kappa))}, Reimherr, Bharath & Soto 2021, Assumption 1): the sensitivity grows without limit as the radius approaches r*, so choose a radius well below it (sensitivity_radius_max(M) gives r*)",
-                  shown[1], if (radius == s$radius_max) "equals" else "exceeds", shown[2], manifold_label(M)), call)
+    abort(sprintf("`radius` = %s %s r* = %s on %s, and must be strictly below it (r* = 1/2 min{inj, pi/(2 sqrt(kappa))}, Reimherr, Bharath & Soto 2021, Assumption 1): the sensitivity grows without limit as the radius approaches r*, so choose a radius well below it (sensitivity_radius_max(M) gives r*)%s",
+                  shown[1], if (radius == s$radius_max) "equals" else "exceeds", shown[2], manifold_label(M),
+                  radius_units_note(M)), call)
   }
   s
+}
+
+# What a radius is measured in, for the errors about one: a geodesic
+# distance of M, an angle in radians on the sphere and Kendall's shape space
+# (a user thinking in degrees reads why 30 is refused).
+radius_units_note <- function(M) {
+  switch(M$type,
+         sphere = , kendall = ". A radius is a geodesic distance: an angle in radians (pi/6 = 30 degrees; on Earth, km / 6371)",
+         spd = ". A radius is a geodesic distance: the affine-invariant distance (the norm of the log-eigenvalues relative to `center`)",
+         hyperbolic = ". A radius is a geodesic distance: in units of the curvature radius (curvature -1)",
+         "")
 }
 
 # Two numbers printed with as few significant digits (at least 6) as make

@@ -54,17 +54,9 @@ cat(sprintf("Ordinary regression lm(long ~ depth): slope %.5f degrees per km, R^
             stats::coef(ols)[["depth"]], summary(ols)$r.squared))
 cat("  (deeper events lie further west, along the slab that dips west under Fiji)\n")
 
-to_unit <- function(lat, long) {
-  la <- lat * pi / 180; lo <- long * pi / 180
-  cbind(cos(la) * cos(lo), cos(la) * sin(lo), sin(la))
-}
-to_latlong <- function(P) {
-  P <- matrix(P, ncol = 3L)
-  cbind(lat = asin(pmax(-1, pmin(1, P[, 3L]))) * 180 / pi,
-        long = (atan2(P[, 2L], P[, 1L]) * 180 / pi) %% 360)
-}
+to_latlong <- function(P) sphere_to_latlon(P, wrap = 360)  # degrees, longitude in [0, 360) as in quakes
 S2 <- manifold_sphere(2)
-Y <- to_unit(tonga$lat, tonga$long)
+Y <- sphere_from_latlon(tonga$lat, tonga$long)
 depth <- tonga$depth                          # km
 
 fit_q <- geodesic_regression(S2, depth, Y)
@@ -80,7 +72,7 @@ pub_q <- list(
   x_range = c(0, 700),
   ## The middle of the Tonga arc (the Tonga islands, about 20 S, 175 W): the
   ## surface trace of the subduction zone, where the shallow events occur.
-  center = as.double(to_unit(-20, 185)),
+  center = sphere_from_latlon(-20, 185)[1, ],
   ## The fit at 0 km (the surface trace of the slab) lies in the Tonga-Kermadec
   ## zone within 10 degrees (about 1100 km) of that point.
   radius = 10 * pi / 180,

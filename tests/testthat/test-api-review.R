@@ -178,7 +178,7 @@ test_that("a linear release: predict() needs newdata, fitted() and residuals() a
   Y <- riem_project(S2, riem_geodesic(S2, c(0, 0, 1), c(0.3, 0.2, 0), x) + matrix(rnorm(90, sd = 0.02), 30))
   g <- dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1), center = c(0, 0, 1),
                               radius = 0.5, control = ctl)
-  expect_match(msg_of(predict(g)), "`newx` is required.*holds no data")
+  expect_match(msg_of(predict(g)), "`newdata` \\(or `newx`\\) is required.*holds no data")
   expect_match(msg_of(residuals(g)), "holds no data")
 })
 
