@@ -106,7 +106,9 @@
 #' \eqn{\Delta}{Delta} = 3.6e-4 and \eqn{\sigma}{sigma} = 7.1e-4; `tau = 0.2`
 #' doubles both. On hyperbolic space and SPD \eqn{\Delta}{Delta} also grows
 #' with `tau_m`: on `manifold_spd(3)` with n = 92, `tau = 0.5`, `tau_m = 1` it
-#' is 0.051 (`bound = "poster"`) or 0.018 (`"jacobi"`). `radius`, `tau_m` and
+#' is 0.018 with the default tight bound (`bound = "jacobi"`), 0.051 with
+#' `bound = "poster"` (Kulkarni & Soto's poster, 2026, Table 1, kept to
+#' reproduce it). `radius`, `tau_m` and
 #' `x_range` set the domain of the draw: when \eqn{n\epsilon}{n epsilon} is
 #' small the release is nearly uniform on it, so a looser bound widens the
 #' spread of releases directly. Covariates outside `x_range` are refused (an
@@ -166,7 +168,12 @@
 #' @param split The share of `epsilon` spent on the footpoint by
 #'   `scheme = "paper"`.
 #' @param bound The sensitivity bound, as in
-#'   [sensitivity_geodesic_regression()].
+#'   [sensitivity_geodesic_regression()]: `"jacobi"` (the default, the tight
+#'   Jacobi-field bound at geodesic length `tau_m`) or `"poster"` (length
+#'   \eqn{2(\tau_m + \tau)}{2(tau_m + tau)}, Table 1 of Kulkarni & Soto's
+#'   poster (2026), to reproduce it). They differ only where the lower
+#'   curvature bound is negative (hyperbolic space, spd); the print says
+#'   which was used.
 #' @param control `NULL` (the default) for the public default chain,
 #'   \eqn{(250 + 25D) k}{(250 + 25D) k} burn-in steps and as many after, with
 #'   \eqn{k = \min(20, \lceil 200/n \rceil)}{k = min(20, ceiling(200 / n))}
@@ -223,14 +230,14 @@
 #' predict(rel, c(0, 0.5, 1))
 #' @export
 dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center, radius,
-                                   scheme = c("joint", "paper"), split = 0.5, bound = c("poster", "jacobi"),
+                                   scheme = c("joint", "paper"), split = 0.5, bound = c("jacobi", "poster"),
                                    control = NULL, diagnostics = FALSE, bounds = NULL) {
   call <- call_without_data(match.call(), c("x", "Y"), "dp_geodesic_regression")
   # the covariate's name for summaries and plots: the argument when it is a name
   covariate_name <- if (is.name(substitute(x))) as.character(substitute(x)) else "x"
   check_manifold(M, call)
   scheme <- arg_match(scheme, c("joint", "paper"), "scheme", call)
-  bound <- arg_match(bound, c("poster", "jacobi"), "bound", call)
+  bound <- arg_match(bound, c("jacobi", "poster"), "bound", call)
   if (!is.null(control)) check_control(control, call)
   if (!is.logical(diagnostics) || length(diagnostics) != 1L || is.na(diagnostics))
     abort("`diagnostics` must be TRUE or FALSE", call)
@@ -417,7 +424,7 @@ regression_guarantee_sentence <- function(x) {
   dom <- sprintf("public domain: footpoint at x = %s within %s of the centre, |v| <= tau_m = %s per x range [%s, %s]; residuals clipped to tau = %s",
                  format(x$x_range[1], digits = 4), format(x$radius, digits = 4), format(x$tau_m, digits = 4),
                  format(x$x_range[1], digits = 4), format(x$x_range[2], digits = 4), format(x$tau, digits = 4))
-  src <- if (x$bound == "poster") "Kulkarni & Soto, poster (2026), Table 1" else "Jacobi-field bound at length tau_m"
+  src <- regression_bound_label(x)
   mh <- release_sampler_sentence(x, "(centre, 0)")
   if (x$scheme == "joint")
     return(sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on (footpoint, shooting vector) with sigma = 2*Delta/epsilon = %s, Delta = %s (footpoint %s, shooting %s; n = %d, %s); %s; %s. %s",
@@ -431,6 +438,16 @@ regression_guarantee_sentence <- function(x) {
             sprintf("each block drawn by a chain of the joint release's kind (%d steps, %d burn-in) on its own coordinates, the footpoint's from the public centre, the shooting vector's from 0 at the drawn footpoint",
                     as.integer(x$control$burn_in + x$control$n_iter), as.integer(x$control$burn_in))
           else mh)
+}
+
+# Which sensitivity bound a release used (its public `bound`), and whether
+# the choice mattered (only where the lower curvature bound is negative).
+regression_bound_label <- function(x) {
+  b <- x$bound %||% "poster"   # releases made before the field existed
+  what <- if (b == "poster") "bound = \"poster\": Kulkarni & Soto, poster (2026), Table 1, geodesic length 2 (tau_m + tau)"
+          else "bound = \"jacobi\": the tight Jacobi-field bound at geodesic length tau_m"
+  if (x$manifold$curvature[1] >= 0) paste0(what, ", the same value as the other bound at curvature >= 0")
+  else what
 }
 
 #' @export
