@@ -454,6 +454,7 @@ regression_bound_label <- function(x) {
 print.riemdp_regression_release <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("<riemdp release> private geodesic regression on %s (n = %d)\n", manifold_label(x$manifold), x$n))
   print_guarantee(x, regression_guarantee_sentence(x))
+  print_bounds_notes(x, "dp_regression_bounds()")
   cat("Private footpoint (the fit at x = 0):\n")
   print(x$footpoint, digits = digits)
   cat(sprintf("Private shooting vector (per unit of %s):\n", x$covariate_name %||% "x"))

@@ -77,3 +77,82 @@ test_that("the noise notes depend on public quantities only: adjacent and far-ap
   expect_identical(notes[[2]], notes[[1]])
   expect_identical(notes[[3]], notes[[1]])
 })
+
+# ---- private bounds at the bottom of their grid or on the region's edge ----------------
+
+test_that("a private-bounds mean whose radius is the smallest of its grid says so, and only then", {
+  E2 <- manifold_euclidean(2)
+  set.seed(6)
+  # half the points at the centre, half spread over the grid's range: the
+  # quantile (fraction 0.5) is at the grid's smallest radius
+  far <- exp(runif(250, log(0.01), log(10)))
+  a <- runif(250, 0, 2 * pi)
+  X <- rbind(matrix(0, 250, 2), cbind(far * cos(a), far * sin(a)))
+  b <- dp_bounds(region_center = c(0, 0), region_radius = 10)
+  set.seed(7)
+  seen <- logical(0)
+  for (i in 1:8) {
+    r <- dp_frechet_mean(E2, X, epsilon = 20, bounds = b)
+    e <- r$bounds_edges
+    expect_identical(e$radius_smallest, isTRUE(all.equal(r$radius, e$grid[1], tolerance = 1e-12)))
+    expect_equal(e$grid, c(0.02, 20))  # the ball's radii: 2 x the quantile's grid, 10 / 1000 to 2 x 10
+    expect_identical(grepl("is the smallest of the scale stage's public grid (100 radii from 0.02 to 20)",
+                           print_text(r), fixed = TRUE), e$radius_smallest)
+    seen <- c(seen, e$radius_smallest)
+  }
+  expect_true(any(seen) && !all(seen))   # both cases occur
+  # the note is in the print and the summary, and names the remedy
+  r <- dp_frechet_mean(E2, X, epsilon = 20, bounds = b)
+  while (!r$bounds_edges$radius_smallest) r <- dp_frechet_mean(E2, X, epsilon = 20, bounds = b)
+  expect_match(print_text(r), "Note: the private radius is the smallest", fixed = TRUE)
+  expect_match(summary_text(r), "`radii`, or a smaller `radius_max`, in dp_bounds()", fixed = TRUE)
+})
+
+test_that("a private centre on the public region's edge says so (mean and dp_find_bounds), one in the middle does not", {
+  E2 <- manifold_euclidean(2)
+  b <- dp_bounds(region_center = c(0, 0), region_radius = 10)
+  set.seed(5)
+  edge <- cbind(rnorm(500, 9.5, 0.3), rnorm(500, 0, 0.3))
+  middle <- cbind(rnorm(500, 0, 0.3), rnorm(500, 0, 0.3))
+  r <- dp_frechet_mean(E2, edge, epsilon = 2, bounds = b)
+  expect_true(r$bounds_edges$center_on_edge)
+  expect_match(print_text(r), "Note: the private centre lies on the edge of the public region (within one step of its net, 1, of its boundary at radius 10 around `region_center`)", fixed = TRUE)
+  f <- dp_find_bounds(E2, edge, epsilon = 1, bounds = b)
+  expect_true(f$bounds_edges$center_on_edge)
+  expect_match(print_text(f), "give a larger `region_radius` in dp_bounds()", fixed = TRUE)
+  r0 <- dp_frechet_mean(E2, middle, epsilon = 2, bounds = b)
+  expect_false(r0$bounds_edges$center_on_edge)
+  expect_false(grepl("edge of the public region", print_text(r0), fixed = TRUE))
+  # the flag is the centre's distance from the region's centre against the
+  # region's radius less one net step: computed from the private centre
+  d <- riem_dist(E2, c(0, 0), r$center)
+  expect_gte(d, 9)
+  # a stated centre is never flagged; neither is the whole sphere's
+  rc <- dp_frechet_mean(E2, edge, epsilon = 2, center = c(9, 0), bounds = b)
+  expect_false(rc$bounds_edges$center_on_edge)
+  S2 <- manifold_sphere(2)
+  Xs <- riem_rgaussian(S2, 300, c(0, 0, 1), 0.05)
+  expect_false(dp_frechet_mean(S2, Xs, epsilon = 2, bounds = dp_bounds())$bounds_edges$center_on_edge)
+})
+
+test_that("a private-bounds geodesic regression whose responses' radius is the smallest of its grid says so", {
+  S2 <- manifold_sphere(2)
+  set.seed(9)
+  n <- 400
+  far <- exp(runif(n / 2, log(0.0004), log(0.39)))
+  a <- runif(n / 2, 0, 2 * pi)
+  Y <- rbind(matrix(c(0, 0, 1), n / 2, 3, byrow = TRUE), cbind(sin(far) * cos(a), sin(far) * sin(a), cos(far)))
+  x <- runif(n)
+  seen <- logical(0)
+  for (i in 1:5) {
+    g <- dp_geodesic_regression(S2, x, Y, epsilon = 20, center = c(0, 0, 1),
+                                bounds = dp_regression_bounds(x_limits = c(0, 1)),
+                                control = mcmc_control(n_iter = 20, burn_in = 20))
+    flagged <- grepl("the responses' private radius (from which the footpoint ball, and tau_m and tau where not stated, follow) is the smallest of the scale stage's public grid",
+                     print_text(g), fixed = TRUE)
+    expect_identical(flagged, g$bounds_edges$radius_smallest)
+    seen <- c(seen, flagged)
+  }
+  expect_true(any(seen))
+  expect_false(g$bounds_edges$center_on_edge)   # the centre is stated
+})
