@@ -184,7 +184,7 @@ format_distinct <- function(a, b) {
 #'   (\eqn{\Delta_v}{Delta_v}) and `joint` (\eqn{\sqrt{\Delta_p^2 + \Delta_v^2}}{sqrt(Delta_p^2 + Delta_v^2)}).
 #' @references Kulkarni, A. and Soto, C. (2026). Differentially private
 #'   geodesic regression. Poster, Table 1. Kulkarni, A. and Soto, C. (2025).
-#'   Differentially private geodesic and linear regression. arXiv:2504.11304.
+#'   Differentially private geodesic and linear regression. arXiv:2504.11304v1.
 #' @examples
 #' sensitivity_geodesic_regression(manifold_sphere(2), n = 100, tau = 0.5)
 #' H <- manifold_hyperbolic(2)
