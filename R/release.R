@@ -703,12 +703,12 @@ release_noise_notes <- function(x) {
     if (spread > r) {
       how <- sprintf("%s x sigma = %s", if (gaussian) sprintf("sqrt(%d)", M$dim) else format(M$dim), format(spread, digits = 3))
       notes <- c(notes, if (identical(x$mechanism, "kng"))
-        sprintf("Note: the noise scale exceeds the public ball: the K-norm gradient law's typical distance from the mean, about dim x sigma = %s (flat space), is more than the radius %s, so the release is close to a uniform draw on the ball and says little about where in it the mean lies. A larger `epsilon` or n, or a smaller public ball, gives a release that does.",
+        sprintf("Note: the noise scale exceeds the public ball: the K-norm gradient law's typical distance from the mean, about dim x sigma = %s (flat space), is more than the radius %s, so the release is close to a uniform draw on the ball and says little about where in it the mean lies. A larger `epsilon` or n gives one that does (a smaller ball does not help much: sigma shrinks with the radius).",
                 format(spread, digits = 3), format(r, digits = 4))
       else
         sprintf("Note: the noise scale exceeds the public ball: the draw's typical distance from the mean, about %s (flat space), is more than the radius %s, so the release can lie far outside the region that holds the data. Use mechanism = \"kng\" (its draw stays in the ball), or a larger %s or n%s.",
                 how, format(r, digits = 4), if (gaussian) "`mu`" else "`epsilon`",
-                if (gaussian) "" else ", or a smaller public ball"))
+                if (gaussian) "" else " (a smaller ball does not help much: sigma shrinks with the radius)"))
     }
   }
   notes
