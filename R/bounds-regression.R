@@ -333,7 +333,8 @@ regression_ball_run <- function(M, S, plan, C, eps_factor = 1, Y = NULL) {
     j <- regression_location_stage(M, S, plan, eps_factor)
     C <- list(x = plan$candidates$x[j, ], n = 1L, by_row = TRUE, single = TRUE, arg = "center")
   }
-  list(center = C$x, radius = plan$radii[bounds_scale_stage(M, S, C, plan, eps_factor)])
+  j <- bounds_scale_stage(M, S, C, plan, eps_factor)
+  list(center = C$x, radius = plan$radii[j], edges = bounds_edges(M, plan, C$x, j))
 }
 
 # On spd and hyperbolic space the default grid of the responses' radii stops
@@ -518,6 +519,13 @@ geodesic_release_with_bounds <- function(M, x, Y, epsilon, vals, given, scheme, 
   rel$bounds_rules <- rules
   rel$private_bounds <- c(if ("range" %in% run) "x_range", if (find_ball) plan$stages$bound,
                           if (find_tau) "tau", if (!given$tau_m) "tau_m")
+  if (find_ball) {
+    # where the private ball sits on its grid and in the region (computed
+    # from the private outputs: post-processing)
+    e <- found$edges
+    e$what <- "the responses' private radius (from which the footpoint ball, and tau_m and tau where not stated, follow)"
+    rel$bounds_edges <- e
+  }
   rel$covariate_name <- covariate_name
   rel$call <- call
   rel

@@ -184,6 +184,17 @@
 #' `center = region_center` (the radius is then found privately with the
 #' whole share).
 #'
+#' **Bounds at the edge of their grids.** A release with private bounds
+#' (and the result of [dp_find_bounds()]) says in its print when its private
+#' radius is the smallest of the scale stage's grid (the data may be more
+#' concentrated than the grid reaches: a grid reaching lower may give a
+#' smaller ball and less noise), or when its private centre lies on the
+#' public region's edge: within one step of the net (the count radius for
+#' public `candidates`) of the region's boundary, or, for a coarse centre,
+#' moved onto it (the data may extend beyond the region). Both are computed
+#' from the private outputs and public quantities only, so they cost no
+#' privacy; the object's `bounds_edges` holds them.
+#'
 #' **Measured utility** (`vignette("choosing-bounds", package = "riemdp")`, "Bounds found privately", at
 #' \eqn{\epsilon = 1}{epsilon = 1} in total: the median error from the
 #' non-private mean over 1000 releases per route, private over hand-chosen
@@ -413,7 +424,8 @@ dp_find_bounds <- function(M, X, epsilon, bounds = dp_bounds(), center = NULL) {
   structure(list(center = from_values(M, found$center, 1L, TRUE, if (is.null(center)) found$like else center),
                  radius = found$radius, stages = plan$stages, epsilon = sum(plan$stages$epsilon),
                  guarantee = "epsilon-DP", mu = gdp_from_dp(sum(plan$stages$epsilon)), n = S$n,
-                 manifold = M, center_given = !is.null(center), spec = bounds, call = call),
+                 manifold = M, center_given = !is.null(center), spec = bounds, bounds_edges = found$edges,
+                 call = call),
             class = c("riemdp_bounds", "riemdp_release"))
 }
 
@@ -424,6 +436,7 @@ print.riemdp_bounds <- function(x, digits = max(3L, getOption("digits") - 3L), .
   cat(sprintf("Centre%s:\n", if (isTRUE(x$center_given)) " (public, given)" else " (private)"))
   print(x$center, digits = digits)
   cat(sprintf("Radius (private): %s\n", format(x$radius, digits = digits)))
+  print_bounds_notes(x)
   invisible(x)
 }
 
@@ -494,6 +507,7 @@ bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call, mean_route = TR
     net <- bounds_net(M, spec, region, call)
     plan$candidates <- net$set
     plan$count_radius <- net$count_radius
+    plan$spacing <- net$spacing   # NULL for public `candidates`
     plan$like <- net$like
     plan$net_sentence <- net$sentence
     N <- net$set$n
@@ -535,6 +549,7 @@ bounds_plan <- function(M, spec, n, eps_bounds, C, radius, call, mean_route = TR
                     else "the top of the public grid of radii, `radius_max` or `radii`",
                     manifold_label(M), format(top, digits = 4), radius_units_note(M)), call)
   }
+  plan$region <- region
   plan$stages <- stages
   plan
 }
@@ -630,7 +645,7 @@ bounds_net <- function(M, spec, region, call) {
                       format(region$radius, digits = 4), format(h, digits = 4)), call)
     }
     return(list(set = list(x = pts, n = nrow(pts), by_row = TRUE, single = FALSE, arg = "candidates"),
-                count_radius = r, like = NULL))
+                count_radius = r, like = NULL, spacing = h))
   }
   if (M$type == "spd") return(spd_scalar_net(M, spec, region, call))
   # euclidean, hyperbolic: a cubic grid in normal coordinates at the public
@@ -667,7 +682,7 @@ bounds_net <- function(M, spec, region, call) {
   }
   storage.mode(pts) <- "double"
   list(set = list(x = pts, n = nrow(pts), by_row = TRUE, single = FALSE, arg = "candidates"), count_radius = r,
-       like = NULL)
+       like = NULL, spacing = h)
 }
 
 # spd: the public 1-D net of multiples exp(t) c0 of the region's centre c0
@@ -693,7 +708,7 @@ spd_scalar_net <- function(M, spec, region, call) {
   t <- (-m:m) * h / sqrt(k)
   pts <- outer(exp(t), as.vector(region$center$x))
   list(set = list(x = pts, n = nrow(pts), by_row = TRUE, single = FALSE, arg = "candidates"), count_radius = r,
-       like = spec$region_center,
+       like = spec$region_center, spacing = h,
        sentence = sprintf(" (the multiples exp(t) region_center, spacing %s)", format(h, digits = 4)))
 }
 
@@ -922,8 +937,57 @@ bounds_run <- function(M, S, plan, C = NULL, radius = NULL, eps_factor = 1, X = 
     center <- plan$candidates$x[j, ]
     C <- list(x = center, n = 1L, by_row = TRUE, single = TRUE, arg = "center")
   }
-  if (plan$find_radius) radius <- plan$scale_factor * plan$radii[bounds_scale_stage(M, S, C, plan, eps_factor)]
-  list(center = C$x, radius = radius, like = plan$like)
+  j <- if (plan$find_radius) bounds_scale_stage(M, S, C, plan, eps_factor)
+  if (plan$find_radius) radius <- plan$scale_factor * plan$radii[j]
+  list(center = C$x, radius = radius, like = plan$like, edges = bounds_edges(M, plan, C$x, j))
+}
+
+# Where the private bounds sit on their public grids, from the private
+# outputs (the index `j` of the radius on the scale stage's grid, the centre)
+# and public quantities only, so it costs no privacy (post-processing): the
+# radius the smallest of its grid; the centre, when found privately in a
+# public region, within one step of the net of the region's edge (the count
+# radius for public `candidates`), or for a coarse centre moved onto it.
+bounds_edges <- function(M, plan, center_x, j) {
+  out <- list(radius_smallest = FALSE, center_on_edge = FALSE)
+  if (isTRUE(plan$find_radius) && !is.null(j)) {
+    out$radius_smallest <- j == 1L
+    out$grid <- plan$scale_factor * range(plan$radii)
+    out$n_radii <- length(plan$radii)
+  }
+  region <- plan$region
+  if (isTRUE(plan$find_center) && !is.null(region$center) && !is.null(region$radius)) {
+    d <- geom_dist(M, region$center, list(x = matrix(as.double(center_x), 1L), n = 1L, by_row = TRUE))
+    margin <- if (!is.null(plan$coarse)) 1e-8 * region$radius else plan$spacing %||% plan$count_radius
+    out$center_on_edge <- d >= region$radius - margin
+    out$region_radius <- region$radius
+    out$margin <- if (!is.null(plan$coarse)) 0 else margin
+  }
+  out
+}
+
+# The print's notes on the private bounds' place on their grids (a
+# character vector; empty when there is nothing to say). `spec_name` names
+# the specification's constructor for the hints.
+bounds_edge_notes <- function(e, spec_name = "dp_bounds()") {
+  if (is.null(e)) return(character(0))
+  notes <- character(0)
+  if (isTRUE(e$radius_smallest))
+    notes <- c(notes, sprintf("Note: %s is the smallest of the scale stage's public grid (%d radii from %s to %s): the data may be more concentrated than the grid reaches, so the ball, and the noise it sets, may be larger than needed. A grid reaching lower (`radii`, or a smaller `radius_max`, in %s) may give a smaller ball.",
+                              e$what %||% "the private radius", as.integer(e$n_radii), format(e$grid[1], digits = 4),
+                              format(e$grid[2], digits = 4), spec_name))
+  if (isTRUE(e$center_on_edge))
+    notes <- c(notes, sprintf("Note: the private centre lies on the edge of the public region (%s): the data may extend beyond the region, and points outside the private ball are clipped to it. If the region may be too small, give a larger `region_radius` in %s.",
+                              if (isTRUE(e$margin > 0)) sprintf("within one step of its net, %s, of its boundary at radius %s around `region_center`",
+                                                                format(e$margin, digits = 3), format(e$region_radius, digits = 4))
+                              else sprintf("the coarse centre was moved onto its boundary at radius %s around `region_center`",
+                                           format(e$region_radius, digits = 4)), spec_name))
+  notes
+}
+
+print_bounds_notes <- function(x, spec_name = "dp_bounds()") {
+  for (note in bounds_edge_notes(x$bounds_edges, spec_name)) cat(strwrap(note, exdent = 2), sep = "\n")
+  invisible(NULL)
 }
 
 # "a-DP in total (basic composition ...) of k stages: ..." for the stages
@@ -1039,6 +1103,7 @@ frechet_release_with_bounds <- function(M, X, epsilon, radius, center, mechanism
   rel$bounds_stages <- stages
   rel$bounds_spec <- bounds
   rel$private_bounds <- stages$bound
+  rel$bounds_edges <- found$edges
   rel$call <- call
   rel
 }

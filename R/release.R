@@ -42,6 +42,21 @@
 #' reaches it is an error that names the smallest `epsilon` that works with
 #' the given `radius` and n (public numbers) and the mechanisms without that
 #' limit (`"kng"`, and `"gaussian"` where \eqn{\mu}{mu} is computed).
+#' Near the limit the law exists but its tail is heavy: the volume growth
+#' leaves it decaying at rate \eqn{1/\sigma - 1/\sigma_{max}}{1/sigma -
+#' 1/sigma_max}, so within a factor 2 of the limit (\eqn{\sigma \ge
+#' \sigma_{max}/2}{sigma >= sigma_max/2}) its tail scale is more than twice
+#' \eqn{\sigma}{sigma} and draws can land far beyond the data (on
+#' `manifold_spd(3)` at \eqn{\sigma}{sigma} = 0.6, a tail scale of 4). The
+#' release's print then says so and points to `"kng"` (on the ball) and
+#' `"gaussian"`. It also says so when the noise scale exceeds the public
+#' ball: when the draw's typical distance from the mean in flat space,
+#' \eqn{\dim M \times \sigma}{dim(M) x sigma} for the Laplace and K-norm
+#' laws (\eqn{\sqrt{\dim M}\,\sigma}{sqrt(dim(M)) sigma} for the Gaussian), is
+#' more than `radius`: a Laplace or Gaussian release can then lie far outside
+#' the region that holds the data, and a K-norm gradient release is close to
+#' a uniform draw on the ball. Both notes use public quantities only
+#' (\eqn{\sigma}{sigma}, `radius`, the manifold).
 #'
 #' An \eqn{\epsilon}{epsilon}-DP release (Laplace, KNG) is also \eqn{\mu}{mu}-GDP with
 #' \eqn{\mu}{mu} = [gdp_from_dp()]`(epsilon)` (Dong et al. 2022); the release
@@ -561,6 +576,8 @@ print.riemdp_release <- function(x, digits = max(3L, getOption("digits") - 3L), 
   cat(sprintf("<riemdp release> private Fr\u00e9chet mean on %s\n", manifold_label(x$manifold)))
   print_guarantee(x, guarantee_sentence(x))
   print_radius_cost(x)
+  print_noise_notes(x)
+  print_bounds_notes(x)
   cat("Private estimate:\n")
   print(x$estimate, digits = digits)
   print_release_diagnostics(x$diagnostics)
@@ -579,6 +596,8 @@ print.summary.riemdp_release <- function(x, digits = max(3L, getOption("digits")
   print(r$call)
   cat(sprintf("\nPrivate Fr\u00e9chet mean on %s\n", manifold_description(r$manifold)))
   print_guarantee(x$release, x$guarantee)
+  print_noise_notes(r)
+  print_bounds_notes(r)
   cat(sprintf("Mechanism: %s; sigma = %s; sensitivity = %s; normalizer: %s\n", r$mechanism,
               format(r$sigma, digits = digits), format(r$sensitivity, digits = digits), r$normalizer))
   if (is.null(r$bounds_stages))
@@ -757,6 +776,61 @@ print_guarantee <- function(x, sentence) {
     sentence <- paste("for the private values only. This object also holds chain diagnostics, which depend on the data beyond the guarantee: it is not a release to publish as a whole (drop them with `x$diagnostics <- NULL`, or re-run with diagnostics = FALSE).",
                       sentence)
   cat(strwrap(paste("Guarantee:", sentence), exdent = 2), sep = "\n")
+}
+
+# Within this factor of the largest sigma for which the Riemannian Laplace
+# law exists (spd, hyperbolic space), a Laplace release's print warns of its
+# tail: the volume growth leaves it decaying at rate 1/sigma - 1/sigma_max,
+# at most half of 1/sigma, i.e. a tail scale at least twice sigma.
+laplace_limit_factor <- 2
+
+# Notes on a Frechet-mean release's noise, from its public fields only
+# (mechanism, sigma, radius, manifold; on the private-bounds route the
+# private radius, a post-processed output): the Laplace law near its
+# existence limit, and a noise scale beyond the public ball. A character
+# vector (empty when there is nothing to say).
+release_noise_notes <- function(x) {
+  M <- x$manifold
+  notes <- character(0)
+  if (!is.numeric(x$sigma) || length(x$sigma) != 1L || !is.finite(x$sigma) || is.null(x$mechanism)) return(notes)
+  sigma <- x$sigma
+  alternatives <- if (gdp_supported(M)) "mechanism = \"kng\" (on the ball: any sigma) or mechanism = \"gaussian\" with `mu` (mu-GDP, a law for every sigma)"
+                  else "mechanism = \"kng\" (on the ball: any sigma)"
+  if (identical(x$mechanism, "laplace")) {
+    smax <- laplace_sigma_max(M)
+    if (is.finite(smax) && laplace_limit_factor * sigma >= smax) {
+      tail <- 1 / (1 / sigma - 1 / smax)
+      notes <- c(notes, sprintf("Note: sigma = %s is within a factor %s of %s, the largest sigma for which the Riemannian Laplace law on %s exists. Its volume growth leaves the tail decaying at rate 1/sigma - 1/%s: a tail scale of %s, %s times sigma, so a draw can land far beyond the data. Use %s, or a larger `epsilon` (or n, or a smaller `radius`) for sigma below %s.",
+                                format(sigma, digits = 4), format(laplace_limit_factor), format(smax, digits = 4),
+                                manifold_label(M), format(smax, digits = 4), format(tail, digits = 3),
+                                format(tail / sigma, digits = 3), alternatives,
+                                format(smax / laplace_limit_factor, digits = 4)))
+    }
+  }
+  r <- x$radius
+  if (is.numeric(r) && length(r) == 1L && is.finite(r) && r > 0) {
+    # the draw's typical distance from the mean in flat space: dim x sigma
+    # (Laplace and K-norm laws, radius Gamma(dim, sigma)); sqrt(dim) x sigma
+    # (Gaussian)
+    gaussian <- identical(x$mechanism, "gaussian")
+    spread <- if (gaussian) sqrt(M$dim) * sigma else M$dim * sigma
+    if (spread > r) {
+      how <- sprintf("%s x sigma = %s", if (gaussian) sprintf("sqrt(%d)", M$dim) else format(M$dim), format(spread, digits = 3))
+      notes <- c(notes, if (identical(x$mechanism, "kng"))
+        sprintf("Note: the noise scale exceeds the public ball: the K-norm gradient law's typical distance from the mean, about dim x sigma = %s (flat space), is more than the radius %s, so the release is close to a uniform draw on the ball and says little about where in it the mean lies. A larger `epsilon` or n gives one that does (a smaller ball does not help much: sigma shrinks with the radius).",
+                format(spread, digits = 3), format(r, digits = 4))
+      else
+        sprintf("Note: the noise scale exceeds the public ball: the draw's typical distance from the mean, about %s (flat space), is more than the radius %s, so the release can lie far outside the region that holds the data. Use mechanism = \"kng\" (its draw stays in the ball), or a larger %s or n%s.",
+                how, format(r, digits = 4), if (gaussian) "`mu`" else "`epsilon`",
+                if (gaussian) "" else " (a smaller ball does not help much: sigma shrinks with the radius)"))
+    }
+  }
+  notes
+}
+
+print_noise_notes <- function(x) {
+  for (note in release_noise_notes(x)) cat(strwrap(note, exdent = 2), sep = "\n")
+  invisible(NULL)
 }
 
 # A note where the public radius sits on the steep part of the sensitivity

@@ -25,8 +25,9 @@ set.seed(seed)
 d <- conf_geodesic_data(key, n, frac, tau_factor)
 len <- riemdp:::kng_chain_length(d$M$dim * 2L, Inf)  # the base length, 250 + 25 D
 rel_L <- function(control) {
+  # bound = "poster", as in bench/mcmc-conformance.R (the benchmarks article's runs)
   args <- list(d$M, d$x, d$Y, epsilon = eps, tau = d$tau, tau_m = d$tau_m, x_range = d$x_range,
-               center = d$center, radius = d$radius)
+               center = d$center, radius = d$radius, bound = "poster")
   if (!is.null(control)) args$control <- control
   conf_level_geodesic(do.call(dp_geodesic_regression, args), d$x, d$Y)
 }

@@ -21,8 +21,11 @@ if (length(args) >= 2L && args[[1L]] == "--worker") {
   reps <- as.integer(Sys.getenv("REPS", "5"))
   ns <- as.integer(strsplit(Sys.getenv("NS", "500,5000"), ",")[[1L]])
   keys <- strsplit(Sys.getenv("KEYS", "hyperbolic(2),kendall(8),spd(2),sphere(2)"), ",", fixed = TRUE)[[1L]]
+  # bound = "poster": the same sigma in builds before and after the default
+  # became "jacobi" (it sets sigma on hyperbolic space and spd), so that the
+  # releases of two builds can be compared
   rel_args <- function(d) list(d$M, d$x, d$Y, epsilon = 2, tau = d$tau, tau_m = d$tau_m, x_range = d$x_range,
-                               center = d$center, radius = d$radius)
+                               center = d$center, radius = d$radius, bound = "poster")
   for (key in keys) for (n in ns) {
     set.seed(1)
     d <- conf_geodesic_data(key, n, 0, 4)

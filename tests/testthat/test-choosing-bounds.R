@@ -23,8 +23,8 @@ test_that("the help pages' worked sensitivities are what the functions give", {
   expect_equal(signif(reg(0.1), 2), 3.6e-4)
   expect_equal(signif(2 * reg(0.1), 2), 7.1e-4)
   expect_equal(reg(0.2), 2 * reg(0.1))
-  expect_equal(signif(sensitivity_geodesic_regression(P3, 92, 0.5, 1)[["joint"]], 2), 0.051)
-  expect_equal(signif(sensitivity_geodesic_regression(P3, 92, 0.5, 1, bound = "jacobi")[["joint"]], 2), 0.018)
+  expect_equal(signif(sensitivity_geodesic_regression(P3, 92, 0.5, 1, bound = "poster")[["joint"]], 2), 0.051)
+  expect_equal(signif(sensitivity_geodesic_regression(P3, 92, 0.5, 1)[["joint"]], 2), 0.018)  # the default, "jacobi"
 
   E1 <- manifold_euclidean(1)
   lin <- sensitivity_geodesic_regression(E1, 32, 5)[["joint"]]   # 2 tau sqrt(1 + m) / n, m = 1

@@ -659,7 +659,7 @@ test_that("the release holds no data, no fit, and states its guarantee (joint: e
   expect_false(grepl("NOT", out))
   sm <- gsub("\\s+", " ", paste(capture.output(print(summary(r))), collapse = " "))
   expect_match(sm, "pure epsilon-DP", fixed = TRUE)
-  expect_match(sm, "Kulkarni & Soto, poster (2026), Table 1", fixed = TRUE)
+  expect_match(sm, "bound = \"jacobi\": the tight Jacobi-field bound at geodesic length tau_m, the same value as the other bound at curvature >= 0", fixed = TRUE)
   # the paper's scheme says plainly that it is not differentially private
   p <- dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.2, tau_m = 1, x_range = c(0, 1), center = north,
                               radius = 0.5, scheme = "paper", split = 0.5, control = mcmc_control(n_iter = 300, burn_in = 300))
@@ -675,6 +675,32 @@ test_that("the release holds no data, no fit, and states its guarantee (joint: e
                                radius = 0.5, control = mcmc_control(n_iter = 300, burn_in = 300), diagnostics = TRUE)
   expect_true(is.numeric(rd$diagnostics$acceptance_local))
   expect_match(paste(capture.output(print(rd)), collapse = " "), "outside the guarantee", fixed = TRUE)
+})
+
+test_that("on hyperbolic space and spd the default bound is the tight Jacobi bound, and the print says which was used", {
+  for (M in list(manifold_hyperbolic(2), manifold_spd(2))) {
+    set.seed(33)
+    n <- 30
+    u <- runif(n)
+    p0 <- if (M$type == "spd") diag(2) else c(1, 0, 0)
+    v0 <- riem_log(M, p0, riem_rgaussian(M, 1L, p0, 0.3))
+    Y <- riem_geodesic(M, p0, v0, u)
+    args <- list(M, u, Y, epsilon = 1, tau = 0.5, tau_m = 1.5, x_range = c(0, 1), center = p0, radius = 0.5,
+                 control = mcmc_control(n_iter = 20, burn_in = 20))
+    r <- do.call(dp_geodesic_regression, args)
+    rp <- do.call(dp_geodesic_regression, c(args, bound = "poster"))
+    expect_identical(r$bound, "jacobi")
+    expect_identical(rp$bound, "poster")
+    expect_equal(r$sensitivity, sensitivity_geodesic_regression(M, n, 0.5, 1.5, bound = "jacobi"))
+    expect_equal(rp$sensitivity, sensitivity_geodesic_regression(M, n, 0.5, 1.5, bound = "poster"))
+    expect_lt(r$sigma, rp$sigma / 2)   # L = 2 (tau_m + tau) = 4 against tau_m = 1.5
+    out <- gsub("\\s+", " ", paste(capture.output(print(r)), collapse = " "))
+    outp <- gsub("\\s+", " ", paste(capture.output(print(rp)), collapse = " "))
+    expect_match(out, "bound = \"jacobi\": the tight Jacobi-field bound at geodesic length tau_m", fixed = TRUE)
+    expect_match(outp, "bound = \"poster\": Kulkarni & Soto, poster (2026), Table 1, geodesic length 2 (tau_m + tau)",
+                 fixed = TRUE)
+    expect_false(grepl("same value", out))
+  }
 })
 
 test_that("release errors name the argument and hold no data values", {

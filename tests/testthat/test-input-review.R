@@ -119,7 +119,7 @@ test_that("citations name authors and year, never the package's paper numbers", 
   Y <- riem_project(S2, cbind(0.1 * x, 0, 1) + matrix(rnorm(30, sd = 0.01), 10))
   for (scheme in c("joint", "paper")) {
     r <- dp_geodesic_regression(S2, x, Y, epsilon = 1, tau = 0.1, tau_m = 1, x_range = c(0, 1), center = c(0, 0, 1),
-                                radius = 0.5, scheme = scheme, control = review_ctl)
+                                radius = 0.5, scheme = scheme, bound = "poster", control = review_ctl)
     out <- gsub("\\s+", " ", paste(c(capture.output(print(r)), capture.output(print(summary(r))), r$guarantee),
                                    collapse = " "))
     expect_false(grepl(numbered, out, ignore.case = TRUE))

@@ -5,8 +5,8 @@
 ##
 ## Run from the package root with riemdp installed:
 ##     Rscript vignettes/data-raw/gdp.R
-## Writes inst/extdata/gdp.rds (15 kB). Base R only; takes about
-## a minute sequentially (42 s when the data were made).
+## Writes inst/extdata/gdp.rds (16 kB). Base R only; takes about
+## two minutes sequentially (107 s when the data were made, the other core busy).
 ##
 ## The replicates (the 20 runs of each Monte Carlo estimator, the 1000 repeats
 ## of (ii)) go through dp_replicate(): sequentially by default, in parallel
@@ -30,6 +30,8 @@
 ##      with the footprint-free rate Delta/eps at eps = dp_from_gdp(mu);
 ##      1000 repeats (the text's count; the caption says 100), fresh data each
 ##      repeat, distance d(xbar, release).
+## (iii) 100 single runs of Algorithm 2 per (manifold, sigma), sigma = 0.25,
+##      1, 2, 3, 4, against the exact mu (as bench/gdp-algorithm2-runs.R).
 
 suppressPackageStartupMessages(library(riemdp))
 t_start <- proc.time()[["elapsed"]]
@@ -146,6 +148,42 @@ util <- data.frame(sigma = sigmas2, mu = mu_q, mu_algorithm2 = mu_a2, epsilon = 
 cat(sprintf("(ii) done, %.0f s\n", proc.time()[["elapsed"]] - t_start))
 
 ## ---------------------------------------------------------------------------
+## (iii) Single runs of Algorithm 2 against the exact mu: how often, and by
+## how much, one run understates mu (bench/gdp-algorithm2-runs.R, the same
+## code and seed): 100 runs per (manifold, sigma), the paper's budget,
+## Delta = 1, its epsilon_max on S^1 and R, the package default on S^2.
+## ---------------------------------------------------------------------------
+runs3 <- 100L
+sigmas3 <- c(0.25, 1, 2, 3, 4)
+ctl3 <- function(epsilon_max = NULL)
+  gdp_control(n = 1000, m = 100, n_epsilon = 1000, epsilon_max = epsilon_max, verbose = FALSE)
+cases3 <- list(
+  S1 = list(M = S1, em = function(s) pi * Delta / (2 * s^2),
+            exact = function(s) as.numeric(gdp_mu(S1, s, Delta, method = "algorithm1"))),
+  R = list(M = manifold_euclidean(1), em = function(s) max(10, 5 / s + 1 / (2 * s^2)),
+           exact = function(s) Delta / s),
+  S2 = list(M = manifold_sphere(2), em = function(s) NULL,
+            exact = function(s) as.numeric(gdp_mu(manifold_sphere(2), s, Delta, method = "quadrature")))
+)
+set.seed(20231)
+rows3 <- list()
+for (nm in names(cases3)) {
+  cs <- cases3[[nm]]
+  for (s in sigmas3) {
+    ex <- cs$exact(s)
+    mu <- vapply(seq_len(runs3), function(i)
+      as.numeric(gdp_mu(cs$M, s, Delta, method = "algorithm2", control = ctl3(cs$em(s)))), 0)
+    rel <- mu / ex - 1
+    rows3[[length(rows3) + 1L]] <- data.frame(
+      manifold = nm, sigma = s, exact = ex, runs = runs3,
+      below = mean(rel < 0), min_pct = 100 * min(rel), q05_pct = 100 * unname(stats::quantile(rel, 0.05)),
+      mean_pct = 100 * mean(rel), max_pct = 100 * max(rel))
+  }
+}
+alg2_runs <- do.call(rbind, rows3)
+cat(sprintf("(iii) done, %.0f s\n", proc.time()[["elapsed"]] - t_start))
+
+## ---------------------------------------------------------------------------
 ## Save
 ## ---------------------------------------------------------------------------
 out <- list(
@@ -154,7 +192,7 @@ out <- list(
                   riemdp = as.character(utils::packageVersion("riemdp")), R = R.version.string,
                   date = format(Sys.Date()), runtime_s = round(proc.time()[["elapsed"]] - t_start),
                   workers = if (requireNamespace("future", quietly = TRUE)) future::nbrOfWorkers() else 1L),
-  fig1 = fig1, profile = prof, sup_at = sup_at, util = util)
+  fig1 = fig1, profile = prof, sup_at = sup_at, util = util, alg2_runs = alg2_runs)
 dir.create("inst/extdata", showWarnings = FALSE)
 saveRDS(out, "inst/extdata/gdp.rds", version = 2)
 cat(sprintf("saved inst/extdata/gdp.rds (%d bytes), %.0f s\n",
