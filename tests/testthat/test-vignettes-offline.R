@@ -1,7 +1,8 @@
 # The installed vignettes are read offline: their maths is MathML written by
 # pandoc (`math_method: mathml` in each header), not TeX that a MathJax script
 # fetched from the internet would typeset, and no installed HTML loads
-# anything from outside the file.
+# anything from outside the file. Their embedded figures keep the installed
+# size down (R CMD check notes an installed size above 5 MB).
 
 # The vignette sources: those installed in doc/ (R CMD build puts them there)
 # or, for a package installed without vignettes, those of the source tree.
@@ -79,4 +80,17 @@ test_that("no installed vignette needs the internet or MathJax", {
   skip_if(length(html) == 0, "the package was installed without its vignettes' HTML")
   problems <- unlist(lapply(html, vignette_html_problems))
   expect(length(problems) == 0, paste(problems, collapse = "\n"))
+})
+
+test_that("the installed vignettes' HTML stays within its size budget", {
+  # The figures are PNGs embedded in the HTML, drawn without anti-aliasing
+  # (about 40% smaller): 1.67 MB in all on 2026-11-28, 2.12 MB before.
+  doc <- system.file("doc", package = "riemdp")
+  html <- if (nzchar(doc)) list.files(doc, "\\.html$", full.names = TRUE) else character()
+  skip_if(length(html) == 0, "the package was installed without its vignettes' HTML")
+  sizes <- file.size(html)
+  expect(sum(sizes) <= 1.85e6,
+         sprintf("the installed vignettes' HTML takes %.2f MB, above the 1.85 MB budget: %s",
+                 sum(sizes) / 1e6,
+                 paste(sprintf("%s %.0f KB", basename(html), sizes / 1e3)[order(-sizes)], collapse = ", ")))
 })
