@@ -68,6 +68,25 @@ test_that("weights are scale-free; equal weights give the unweighted fit bit for
   expect_output(print(frechet_mean(E, Y, weights = v)), "Weighted Fr\u00e9chet mean")
 })
 
+# Plain-R references on the unit sphere: Log_p of the rows of Q (atan2 form),
+# and the Weiszfeld iteration of the geometric median from m.
+s2_log_ref <- function(p, Q) {
+  c0 <- pmin(1, pmax(-1, drop(Q %*% p)))
+  W <- Q - outer(c0, p)
+  nw <- sqrt(rowSums(W^2))
+  W * ifelse(nw > 0, atan2(nw, c0) / nw, 0)
+}
+weiszfeld_ref <- function(M, X, m) {
+  for (it in 1:2000) {
+    L <- s2_log_ref(m, X)
+    d <- sqrt(rowSums(L^2))
+    step <- colSums(L / d) / sum(1 / d)
+    m <- riem_exp(M, m, step)
+    if (sqrt(sum(step^2)) < 1e-14) break
+  }
+  m
+}
+
 test_that("the weighted S^2 mean on vector lanes equals a plain-R weighted Frechet mean", {
   # n not a multiple of the lane width; zero weights among them
   M <- manifold_sphere(2)
@@ -75,22 +94,16 @@ test_that("the weighted S^2 mean on vector lanes equals a plain-R weighted Frech
   X <- ball_sample(M, 1003, radius = 1)
   w <- runif(1003)
   w[sample(1003, 50)] <- 0
-  s2_log <- function(p, Q) {
-    c0 <- pmin(1, pmax(-1, drop(Q %*% p)))
-    W <- Q - outer(c0, p)
-    nw <- sqrt(rowSums(W^2))
-    W * ifelse(nw > 0, atan2(nw, c0) / nw, 0)
-  }
   m <- X[1, ]
   for (it in 1:100) {
-    g <- colSums(w * s2_log(m, X)) / sum(w)
+    g <- colSums(w * s2_log_ref(m, X)) / sum(w)
     if (sqrt(sum(g^2)) < 1e-15) break
     m <- riem_exp(M, m, g)
   }
   fit <- frechet_mean(M, X, weights = w, tol = 1e-13)
   expect_true(fit$converged)
   expect_lt(riem_dist(M, coef(fit), m), 1e-11)
-  expect_equal(fit$cost, sum(w * rowSums(s2_log(coef(fit), X)^2)) / (2 * sum(w)), tolerance = 1e-12)
+  expect_equal(fit$cost, sum(w * rowSums(s2_log_ref(coef(fit), X)^2)) / (2 * sum(w)), tolerance = 1e-12)
   # zero weights drop their points (no Log is taken of them)
   keep <- w > 0
   expect_lt(riem_dist(M, coef(fit), coef(frechet_mean(M, X[keep, ], weights = w[keep], tol = 1e-13))), 1e-12)
@@ -100,34 +113,14 @@ test_that("the S^2 median's fused log pass equals a plain-R Weiszfeld iteration"
   M <- manifold_sphere(2)
   set.seed(1106)
   X <- ball_sample(M, 1003, radius = 1)
-  s2_log <- function(p, Q) {
-    c0 <- pmin(1, pmax(-1, drop(Q %*% p)))
-    W <- Q - outer(c0, p)
-    nw <- sqrt(rowSums(W^2))
-    W * ifelse(nw > 0, atan2(nw, c0) / nw, 0)
-  }
-  m <- coef(frechet_mean(M, X))
-  for (it in 1:2000) {
-    L <- s2_log(m, X)
-    d <- sqrt(rowSums(L^2))
-    step <- colSums(L / d) / sum(1 / d)
-    m <- riem_exp(M, m, step)
-    if (sqrt(sum(step^2)) < 1e-14) break
-  }
+  m <- weiszfeld_ref(M, X, coef(frechet_mean(M, X)))
   fit <- frechet_median(M, X, tol = 1e-12)
   expect_lt(riem_dist(M, coef(fit), m), 1e-9)
-  expect_equal(fit$cost, mean(sqrt(rowSums(s2_log(coef(fit), X)^2))), tolerance = 1e-12)
+  expect_equal(fit$cost, mean(sqrt(rowSums(s2_log_ref(coef(fit), X)^2))), tolerance = 1e-12)
   # on S^3 (the dynamic-size pass) too
   M3 <- manifold_sphere(3)
   X3 <- ball_sample(M3, 301, radius = 0.8)
-  m3 <- coef(frechet_mean(M3, X3))
-  for (it in 1:2000) {
-    L <- s2_log(m3, X3)
-    d <- sqrt(rowSums(L^2))
-    step <- colSums(L / d) / sum(1 / d)
-    m3 <- riem_exp(M3, m3, step)
-    if (sqrt(sum(step^2)) < 1e-14) break
-  }
+  m3 <- weiszfeld_ref(M3, X3, coef(frechet_mean(M3, X3)))
   expect_lt(riem_dist(M3, coef(frechet_median(M3, X3, tol = 1e-12)), m3), 1e-9)
 })
 

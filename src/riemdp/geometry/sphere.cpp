@@ -21,22 +21,8 @@ double Sphere::mean_log_pass(CVecRef p, const PointSet& X, VecRef mean) const {
   for (Eigen::Index j = 0; j < D; ++j) ap[j] = 0.0;
   double cost = 0.0;
   for (Eigen::Index i = 0; i < X.cols(); ++i) {
-    const double* xi = x + i * os;
-    double a = 0.0, b = 0.0, pd = 0.0;
-    for (Eigen::Index j = 0; j < D; ++j) {
-      const double xj = xi[j * is];
-      const double m = xj - pp[j], s = xj + pp[j];
-      wp[j] = m;
-      a += m * m;
-      b += s * s;
-      pd += pp[j] * m;
-    }
-    double nw2 = 0.0;
-    for (Eigen::Index j = 0; j < D; ++j) {
-      wp[j] -= pd * pp[j];
-      nw2 += wp[j] * wp[j];
-    }
-    const double theta = chord_angle_sq(a, b);
+    double nw2;
+    const double theta = unit_sphere_tangent_part(pp, x + i * os, is, D, wp, nw2);
     if (nw2 == 0.0) {
       if (theta > 1.0) throw domain_error("a data point is antipodal to the current estimate: the log is not defined");
       continue;
@@ -244,31 +230,16 @@ double Sphere::mean_log(CVecRef p, const PointSet& X, VecRef mean) const {
   return d_ == 2 ? mean_log_pass<3>(p, X, mean) : mean_log_pass<Eigen::Dynamic>(p, X, mean);
 }
 
-// Log_p(x_i) and its norm for every column, in one pass per point (the
-// formulas of mean_log_pass: the tangent part w of x - p, the angle from the
-// squared chords by chord_angle_sq, no libm call but one square root).
+// Log_p(x_i) and its norm for every column, in one pass per point
+// (unit_sphere_tangent_part, as mean_log_pass; one square root per point).
 template <int Dfix>
 void Sphere::log_many_pass(CVecRef p, const PointSet& X, Eigen::Ref<Mat> logs, VecRef norms) const {
   const Eigen::Index is = X.innerStride(), os = X.outerStride(), D = Dfix == Eigen::Dynamic ? d_ + 1 : Dfix;
   const double* pp = p.data();
   for (Eigen::Index i = 0; i < X.cols(); ++i) {
-    const double* xi = X.data() + i * os;
     double* li = logs.col(i).data();
-    double a = 0.0, b = 0.0, pd = 0.0;
-    for (Eigen::Index j = 0; j < D; ++j) {
-      const double xj = xi[j * is];
-      const double m = xj - pp[j], s = xj + pp[j];
-      li[j] = m;
-      a += m * m;
-      b += s * s;
-      pd += pp[j] * m;
-    }
-    double nw2 = 0.0;
-    for (Eigen::Index j = 0; j < D; ++j) {
-      li[j] -= pd * pp[j];
-      nw2 += li[j] * li[j];
-    }
-    const double theta = chord_angle_sq(a, b);
+    double nw2;
+    const double theta = unit_sphere_tangent_part(pp, X.data() + i * os, is, D, li, nw2);
     if (nw2 == 0.0) {
       if (theta > 1.0) throw domain_error("antipodal points on the sphere: the log is not defined at the cut locus");
       for (Eigen::Index j = 0; j < D; ++j) li[j] = 0.0;

@@ -175,6 +175,30 @@ inline double chord_angle_sq(double a2, double b2) {
   return chord_angle_core<double, lanes::ScalarOps>(a2, b2);
 }
 
+// The fused Log of a point x (coordinates x[j * is], j < D) at the unit
+// vector p: writes its tangent part w = (x - p) - <p, x - p> p, sets nw2 =
+// |w|^2 and returns the angle between p and x from the squared chords
+// (chord_angle_sq: no libm call); Log_p(x) = theta w / |w|. Shared by the
+// per-point passes of Sphere::mean_log and Sphere::log_many.
+inline double unit_sphere_tangent_part(const double* p, const double* x, Eigen::Index is, Eigen::Index D, double* w,
+                                       double& nw2) {
+  double a = 0.0, b = 0.0, pd = 0.0;
+  for (Eigen::Index j = 0; j < D; ++j) {
+    const double xj = x[j * is];
+    const double m = xj - p[j], s = xj + p[j];
+    w[j] = m;
+    a += m * m;
+    b += s * s;
+    pd += p[j] * m;
+  }
+  nw2 = 0.0;
+  for (Eigen::Index j = 0; j < D; ++j) {
+    w[j] -= pd * p[j];
+    nw2 += w[j] * w[j];
+  }
+  return chord_angle_sq(a, b);
+}
+
 #if defined(RIEMDP_LANES)
 // The S^2 regression pass (Sphere::gradient_pass_s2) on points begin..end-1:
 // covariates x, unit points (y0, y1, y2) as contiguous arrays; the frame (p,
