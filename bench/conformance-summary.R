@@ -11,6 +11,9 @@
 ##     Gamma reference and beta-binomial against m empirical reference draws,
 ##     whose 99.9% quantile is itself noisy), and those whose KS p-value is
 ##     below 0.01 / configurations. Totals are tested by simulating the null.
+##   * where rows carry the coordinate check (--coord-ends of
+##     bench/mcmc-conformance.R), the configurations whose mode share or
+##     |v| / d(centre, p) KS p-value is below 0.01 / configurations.
 ## Why not "at most 1 of 400 beyond the 99.9% quantile" per configuration:
 ## draws exactly at the law exceed it in 1 - pbinom(1, 400, 0.001) = 6.2% of
 ## configurations, so a matrix of 270 configurations would fail about 17 of
@@ -78,3 +81,17 @@ flag_k <- tab$ks_p < 0.01 / m
 cat(sprintf("Bonferroni at 1%% over %d configurations: %d flagged by the tail count, %d by KS\n", m, sum(flag_b), sum(flag_k)))
 if (any(flag_b | flag_k))
   print(tab[flag_b | flag_k, c(key, "reference", "K", "K2", "beyond", "p_beyond", "ks_p", "s_release")], row.names = FALSE)
+# the coordinate check of geodesic rows run with --coord-ends (issue 33):
+# the mode share and the KS p-values of |v| and d(centre, p) against the ends
+# of 20x chains, flagged at the same Bonferroni level
+if (all(c("K3", "p_mode", "ks_v", "ks_dc") %in% names(tab))) {
+  has <- !is.na(tab$K3) & tab$K3 > 0
+  if (any(has)) {
+    pc <- pmin(tab$p_mode, tab$ks_v, tab$ks_dc)
+    flag_c <- has & pc < 0.01 / m
+    cat(sprintf("coordinate check in %d configurations: %d with a p-value below 0.01 (about %.1f expected at the law for three tests each), %d flagged at 0.01 / %d\n",
+                sum(has), sum(has & pc < 0.01), 0.03 * sum(has), sum(flag_c), m))
+    if (any(flag_c))
+      print(tab[flag_c, c(key, "K", "K3", "mode_rel", "mode_ref", "z_mode", "p_mode", "ks_v", "ks_dc")], row.names = FALSE)
+  }
+}

@@ -32,6 +32,16 @@
 ##     of the calls is printed (column ref_rhat; s_ref_release is then the
 ##     seconds per call).
 ##     Computed also in the concentrated regime (column ks_chain).
+##   * coordinates (geodesic regressions, --coord-ends K3 > 0; issue 33):
+##     where the law is diffuse (a mode, and a plateau of states whose
+##     residuals are all clipped, where the level is nearly constant) the
+##     level test is nearly blind. K3 ends of chains 20x the default (shrunk
+##     to fit --ref-budget) give a reference for the releases' shooting
+##     norm |v| and footpoint distance d(centre, p) (two-sample KS: ks_v,
+##     ks_dc) and for the share of mass in the mode, a state with at least
+##     one residual below tau (mode_rel, mode_ref, their difference in
+##     standard errors z_mode, two-proportion p_mode); see
+##     conf_coordinate_check() in tests/testthat/helper-conformance.R.
 ## A stuck release sits where the density is LOW: L far ABOVE the reference.
 ## Printed per configuration: above_999 (share of releases beyond the
 ## reference's 99.9% quantile; the project requires at most 1 in 400),
@@ -50,6 +60,7 @@
 ##       [--manifolds euclidean,sphere,hyperbolic,spd,kendall,frechet]
 ##       [--n 20,500] [--epsilon 2,20] [--frac 0,0.9] [--tau-m tight,loose]
 ##       [--frechet-on sphere(2),hyperbolic(2),spd(2),kendall(8)]
+##       [--geodesic-on sphere(2),hyperbolic(2),spd(2),kendall(8)] [--coord-ends K3]
 ##       [--ref-budget SECONDS] [--ref-mode pooled|final] [--ref-concentrated run|skip]
 ##       [--csv PATH] [--seed S] [--configs FROM:TO]
 ## --configs: run only these configurations of the list (numbered as in the
@@ -92,6 +103,10 @@ tight <- c(tight = 1.1, loose = 4)   # tau_m (beta_max) over the true |v| (|slop
 tau_m_set <- strsplit(arg_value("--tau-m", "tight,loose"), ",", fixed = TRUE)[[1L]]
 # the manifolds of the Frechet-mean family
 frechet_on <- strsplit(arg_value("--frechet-on", "sphere(2),hyperbolic(2),spd(2),kendall(8)"), ",", fixed = TRUE)[[1L]]
+# the manifolds of the geodesic family (also sphere(3), hyperbolic(3), spd(3))
+geodesic_on <- strsplit(arg_value("--geodesic-on", "sphere(2),hyperbolic(2),spd(2),kendall(8)"), ",", fixed = TRUE)[[1L]]
+# long-chain ends for the coordinate check of geodesic regressions (0: none)
+coord_ends <- as.integer(arg_value("--coord-ends", "0"))
 stopifnot(all(tau_m_set %in% names(tight)))
 
 ## ---- the configurations ---------------------------------------------------------
@@ -117,7 +132,7 @@ if (quick) {
 } else {
   parts <- list()
   if ("euclidean" %in% families) parts <- c(parts, list(grid("linear", "euclidean(1)", 1L), grid("linear", "euclidean(3)", 3L)))
-  for (mf in c("sphere(2)", "hyperbolic(2)", "spd(2)", "kendall(8)"))
+  for (mf in geodesic_on)
     if (sub("\\(.*", "", mf) %in% families) parts <- c(parts, list(grid("geodesic", mf, 1L)))
   if ("frechet" %in% families)
     for (mf in frechet_on) parts <- c(parts, list(grid("frechet", mf, 0L)))
@@ -171,6 +186,9 @@ run_config <- function(cf, idx) {
   eps <- cf$epsilon
   res <- list(D = NA_integer_, regime = NA_character_, reference = NA_character_, ks_coef = NA_real_,
               ks_gamma = NA_real_, ks_chain = NA_real_, K2 = 0L, s_ref = NA_real_, ref_rhat = NA_real_)
+  coords <- c(ks_v = NA_real_, ks_dc = NA_real_, mode_rel = NA_real_, mode_ref = NA_real_, z = NA_real_,
+              prop_p = NA_real_)
+  K3 <- 0L
   long_diag <- NULL   # f(j): the diagnostics of a long-chain release (pooled reference)
   if (cf$family == "linear") {
     d <- conf_linear_data(cf$n, cf$m, cf$frac, tight[[cf$tau_m]])
@@ -219,7 +237,8 @@ run_config <- function(cf, idx) {
                    center = d$center, radius = d$radius, bound = "poster")
       if (!is.null(control)) args$control <- control
       rel <- do.call(dp_geodesic_regression, args)
-      c(L = conf_level_geodesic(rel, d$x, d$Y), sigma = as.double(rel$sigma))
+      # the coordinates of the release (L among them) for the coordinate check
+      c(conf_geodesic_coords(rel, d), sigma = as.double(rel$sigma))
     }
     rr <- replicate_levels(release(NULL), K, seed)
     sigma <- rr$v[1L, "sigma"]
@@ -264,6 +283,15 @@ run_config <- function(cf, idx) {
   }
   res$D <- D
   L <- rr$v[, "L"]
+  if (cf$family == "geodesic") {
+    coords[["mode_rel"]] <- mean(rr$v[, "unclipped"] > 0)
+    k3 <- as.integer(min(coord_ends, floor(ref_budget / (20 * rr$secs))))
+    if (k3 >= 10L) {
+      ce <- replicate_levels(long, k3, seed + 2e6)
+      K3 <- k3
+      coords <- conf_coordinate_check(rr$v, ce$v)[names(coords)]
+    }
+  }
   if (cf$family != "linear") {
     concentrated <- spread < margin / 2
     res$regime <- sprintf("%s (spread %.2g, margin %.2g)", if (concentrated) "concentrated" else "diffuse", spread, margin)
@@ -319,8 +347,12 @@ run_config <- function(cf, idx) {
              ks_p = signif(cmp[["ks_p"]], 3), ks_coef = signif(res$ks_coef, 3), ks_gamma = signif(res$ks_gamma, 3),
              ks_chain = signif(res$ks_chain, 3), s_release = signif(rr$secs, 3), s_ref_release = signif(res$s_ref, 3),
              ref_rhat = signif(res$ref_rhat, 3),
+             K3 = K3, mode_rel = signif(coords[["mode_rel"]], 4), mode_ref = signif(coords[["mode_ref"]], 4),
+             z_mode = signif(coords[["z"]], 3), p_mode = signif(coords[["prop_p"]], 3),
+             ks_v = signif(coords[["ks_v"]], 3), ks_dc = signif(coords[["ks_dc"]], 3),
              pass = !is.na(res$reference) && cmp[["above_999"]] <= 1 / 400 && cmp[["ks_p"]] > 0.01 &&
-               (is.na(res$ks_coef) || res$ks_coef > 0.01),
+               (is.na(res$ks_coef) || res$ks_coef > 0.01) &&
+               (K3 == 0L || min(coords[["prop_p"]], coords[["ks_v"]], coords[["ks_dc"]]) > 0.01),
              stringsAsFactors = FALSE)
 }
 

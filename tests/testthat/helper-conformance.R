@@ -183,6 +183,11 @@ conf_manifold_setup <- function(key) {
     "hyperbolic(2)" = list(M = manifold_hyperbolic(2), p0 = c(1, 0, 0), radius = 0.5, speed = 0.3,
                            x_range = c(0, 150)),
     "spd(2)" = list(M = manifold_spd(2), p0 = diag(2), radius = 0.5, speed = 0.3, x_range = c(0, 150)),
+    # the three-dimensional rows (issue 33): the same public settings
+    "sphere(3)" = list(M = manifold_sphere(3), p0 = c(0, 0, 0, 1), radius = 0.5, speed = 0.3, x_range = c(0, 700)),
+    "hyperbolic(3)" = list(M = manifold_hyperbolic(3), p0 = c(1, 0, 0, 0), radius = 0.5, speed = 0.3,
+                           x_range = c(0, 150)),
+    "spd(3)" = list(M = manifold_spd(3), p0 = diag(3), radius = 0.5, speed = 0.3, x_range = c(0, 150)),
     "kendall(8)" = {
       rf <- conf_rats_fit()
       list(M = manifold_kendall(8), p0 = rf$p0, v0 = rf$v0, radius = pi / 8, x_range = c(7, 150))
@@ -291,4 +296,59 @@ conf_pooled_levels <- function(diagnostics) {
       tr[seq(length(tr), 1L, by = -thin)]
     })
   }))
+}
+
+# ---- coordinate check for near-flat laws (issue 33) --------------------------------
+
+# Where the law of a geodesic regression is diffuse (a mode, and a plateau of
+# states whose residuals are all clipped, where |grad E_tau| and so the level
+# are nearly constant), the level test is blind to how the releases spread
+# over the plateau, and weakly sensitive to the share of mass in the mode.
+# The coordinates of a release: the level L, the shooting vector's norm |v|
+# (across the public x range), the footpoint's distance to the public centre
+# d(c, p), and the number of residuals d(Y_i, gamma(u_i)) below tau. A state
+# is "in the mode" when at least one residual is below tau (unclipped); on
+# the plateau all n are clipped.
+conf_geodesic_coords <- function(rel, d) {
+  M <- rel$manifold
+  p <- rel$footpoint_range
+  v <- rel$shooting_range
+  fit <- riem_geodesic(M, p, v, d$u)
+  c(L = conf_level_geodesic(rel, d$x, d$Y), v_norm = riem_norm(M, p, v),
+    d_center = riem_dist(M, d$center, p), unclipped = sum(riem_dist(M, fit, d$Y) < d$tau))
+}
+
+# Releases' coordinates (a matrix with the columns of conf_geodesic_coords)
+# against a reference's (long-chain ends, or exact draws): two-sample KS
+# p-values of |v| and d(c, p), and the mode shares (at least one unclipped
+# residual) with their binomial standard errors and the two-proportion test's
+# p-value (stats::prop.test, no continuity correction) and z score.
+conf_coordinate_check <- function(rel, ref) {
+  ks <- function(a, b) suppressWarnings(stats::ks.test(a, b)$p.value)
+  m1 <- sum(rel[, "unclipped"] > 0)
+  m2 <- sum(ref[, "unclipped"] > 0)
+  n1 <- nrow(rel)
+  n2 <- nrow(ref)
+  p1 <- m1 / n1
+  p2 <- m2 / n2
+  se1 <- sqrt(p1 * (1 - p1) / n1)
+  se2 <- sqrt(p2 * (1 - p2) / n2)
+  c(ks_v = ks(rel[, "v_norm"], ref[, "v_norm"]), ks_dc = ks(rel[, "d_center"], ref[, "d_center"]),
+    ks_L = ks(rel[, "L"], ref[, "L"]),
+    mode_rel = p1, se_rel = se1, mode_ref = p2, se_ref = se2, z = (p1 - p2) / sqrt(se1^2 + se2^2),
+    prop_p = suppressWarnings(stats::prop.test(c(m1, m2), c(n1, n2), correct = FALSE)$p.value))
+}
+
+# The share of kept chain steps whose level is below `cut` (a level version
+# of the mode share, computable from diagnostics traces of long chains), with
+# its standard error from the effective sample size of the indicator, chain
+# by chain (riemdp's effective_size()). `traces`: a list of trace matrices
+# (steps x chains).
+conf_level_share <- function(traces, cut) {
+  cols <- unlist(lapply(traces, function(tr) lapply(seq_len(ncol(tr)), function(j) tr[, j])), recursive = FALSE)
+  ind <- lapply(cols, function(t) as.double(t < cut))
+  n <- vapply(ind, length, 0)
+  p <- sum(vapply(ind, sum, 0)) / sum(n)
+  ess <- sum(vapply(ind, function(z) if (stats::var(z) > 0) riemdp:::effective_size(z) else length(z), 0))
+  c(share = p, se = sqrt(p * (1 - p) / ess), ess = ess, steps = sum(n))
 }

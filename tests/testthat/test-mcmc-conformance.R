@@ -182,3 +182,38 @@ test_that("the Frechet KNG on the sphere reaches its diffuse law (against pooled
                      use_future = FALSE, verbose = FALSE, simplify = TRUE)
   expect_lt(conf_compare(Ls, ref)[["ks_p"]], 0.01)
 })
+
+# Block 6 -- the coordinate check for near-flat laws (issue 33): releases
+# whose levels match the reference's can still put too little mass in the
+# mode, or spread over the plateau of fully clipped states in the wrong way;
+# the coordinate check (|v|, d(centre, p), mode share) sees both.
+test_that("the coordinate check flags a mode deficit and a plateau shift that the level test misses", {
+  set.seed(601)
+  draw <- function(k, mode_share, dc_plateau = function(k) 0.5 * sqrt(stats::runif(k))) {
+    in_mode <- stats::runif(k) < mode_share
+    cbind(L = ifelse(in_mode, stats::rgamma(k, 6), 9.5 + 0.5 * stats::runif(k)),
+          v_norm = ifelse(in_mode, stats::rnorm(k, 0.3, 0.03), 0.33 * stats::runif(k)),
+          d_center = ifelse(in_mode, abs(stats::rnorm(k, 0, 0.05)), dc_plateau(k)),
+          unclipped = ifelse(in_mode, 40, 0))
+  }
+  ref <- draw(4000L, 0.45)
+  at_law <- conf_coordinate_check(draw(2000L, 0.45), ref)
+  expect_gt(at_law[["prop_p"]], 0.01)
+  expect_gt(min(at_law[["ks_v"]], at_law[["ks_dc"]]), 0.01)
+  # 5 points fewer in the mode: z about -3.7
+  deficit <- conf_coordinate_check(draw(2000L, 0.40), ref)
+  expect_lt(deficit[["prop_p"]], 0.01)
+  expect_lt(deficit[["z"]], -2)
+  # the plateau states crowd the ball's edge: the same levels, other footpoints
+  edge <- draw(2000L, 0.45, function(k) 0.5 * stats::runif(k)^0.2)
+  shifted <- conf_coordinate_check(edge, ref)
+  expect_gt(suppressWarnings(stats::ks.test(edge[, "L"], ref[, "L"])$p.value), 0.01)
+  expect_lt(shifted[["ks_dc"]], 0.01)
+  # the level share from traces: its standard error grows with the autocorrelation
+  iid <- list(matrix(stats::runif(8000), 2000L, 4L))
+  sticky <- list(matrix(rep(stats::runif(400), each = 20L), 2000L, 4L))
+  a <- conf_level_share(iid, 0.3)
+  b <- conf_level_share(sticky, 0.3)
+  expect_lt(abs(a[["share"]] - 0.3), 4 * a[["se"]])
+  expect_gt(b[["se"]], 3 * a[["se"]])
+})
