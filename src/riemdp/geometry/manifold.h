@@ -75,6 +75,7 @@ struct RegressionScratch {
   Mat W, adj_p, adj_w;
   Vec dist;
   Mat unit;
+  Mat frame;  // per-point columns of Sphere::gradient_pass_frame
   const double* unit_source = nullptr;
   Eigen::Index unit_inner = 0, unit_outer = 0;
 };

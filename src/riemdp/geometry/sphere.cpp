@@ -182,6 +182,10 @@ void Sphere::regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, con
   } else if (d_ == 2) {
     Eigen::Vector3d buf[9];
     gradient_pass(p, V, Y, x, begin, end, tau, sum_p, sum_V, buf);
+#if defined(RIEMDP_LANES)
+  } else if (V.cols() == 1) {
+    gradient_pass_frame(p, V, Y, x, begin, end, tau, sum_p, sum_V, scratch);
+#endif
   } else {
     const int D = d_ + 1;
     if (scratch.W.rows() != D || scratch.W.cols() != 9) scratch.W.resize(D, 9);
@@ -334,13 +338,78 @@ void Sphere::gradient_pass_s2(CVecRef p_in, const Mat& V, const PointSet& Y, con
   sum_V.col(0) = r.xa * u + r.gs * nv;
 }
 
+void Sphere::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                                 Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                                 RegressionScratch& scratch) const {
+  const Mat& Yu = unit_points(Y, scratch);
+  const Eigen::Index D = d_ + 1, len = end - begin;
+  if (scratch.frame.rows() < len) scratch.frame.resize(std::max<Eigen::Index>(len, 4096), 5);
+  auto alpha = scratch.frame.col(0).head(len), beta = scratch.frame.col(1).head(len),
+       gamma = scratch.frame.col(2).head(len), c_cos = scratch.frame.col(3).head(len),
+       c_sin = scratch.frame.col(4).head(len);
+  const auto Yb = Yu.middleRows(begin, len);
+  S2PassInput in;
+  in.Lv = V.col(0).norm();
+  in.inv_Lv = 1.0 / in.Lv;
+  in.tiny_v = !(in.Lv >= 1e-100);
+  // The frame at p: u = v/|v| (tangent_basis(p).col(0) when v = 0); the
+  // vectors live in the first columns of the sphere's scratch W.
+  if (scratch.W.rows() != D || scratch.W.cols() < 2) scratch.W.resize(D, 9);
+  auto p = scratch.W.col(0), u = scratch.W.col(1);
+  p = p_in;
+  if (in.Lv > 0.0) u = V.col(0) * in.inv_Lv;
+  else unit_sphere_basis_col(p, 0, u);
+  alpha.noalias() = Yb * p;
+  beta.noalias() = Yb * u;
+  gamma.setZero();
+  for (Eigen::Index k = 0; k < D; ++k)
+    gamma.array() += (Yb.col(k).array() - alpha.array() * p[k] - beta.array() * u[k]).square();
+  gamma = gamma.cwiseSqrt();
+  in.tau = tau;
+  in.small_tau = tau <= num::pi / 6;
+  in.sin_tau = std::sin(std::min(tau, 1.0));
+  in.x = x.col(0).data();
+  in.begin = begin;
+  in.end = end;
+  in.alpha = alpha.data();
+  in.beta = beta.data();
+  in.gamma = gamma.data();
+  in.c_cos = c_cos.data();
+  in.c_sin = c_sin.data();
+  const S2PassSums r = s2_pass(in);
+  if (!r.representable)
+    throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on sphere");
+  if (r.fallback) {  // the cut locus
+    const Eigen::Index Dn = D;
+    if (scratch.W.rows() != Dn || scratch.W.cols() != 9) scratch.W.resize(Dn, 9);
+    double* b = scratch.W.data();
+    Eigen::Map<Vec> buf[9] = {{b, Dn}, {b + Dn, Dn}, {b + 2 * Dn, Dn}, {b + 3 * Dn, Dn}, {b + 4 * Dn, Dn},
+                              {b + 5 * Dn, Dn}, {b + 6 * Dn, Dn}, {b + 7 * Dn, Dn}, {b + 8 * Dn, Dn}};
+    gradient_pass(p_in, V, Y, x, begin, end, tau, sum_p, sum_V, buf);
+    return;
+  }
+  // sum_i c_i g_i = Yu^T c - (c.alpha) p - (c.beta) u
+  sum_p.noalias() = Yb.transpose() * c_cos;
+  sum_p += (r.a - c_cos.dot(beta)) * u - c_cos.dot(alpha) * p;
+  const double s = in.tiny_v ? 1.0 : in.inv_Lv;
+  sum_V.col(0).noalias() = Yb.transpose() * c_sin;
+  sum_V.col(0) -= c_sin.dot(alpha) * p + c_sin.dot(beta) * u;
+  sum_V.col(0) *= s;
+  sum_V.col(0) += r.xa * u;
+}
+
 const Mat& Sphere::unit_points(const PointSet& Y, RegressionScratch& scratch) {
-  if (scratch.unit_source != Y.data() || scratch.unit.rows() != Y.cols() || scratch.unit_inner != Y.innerStride() ||
-      scratch.unit_outer != Y.outerStride()) {
-    scratch.unit.resize(Y.cols(), 3);
+  const Eigen::Index D = Y.rows();
+  if (scratch.unit_source != Y.data() || scratch.unit.rows() != Y.cols() || scratch.unit.cols() != D ||
+      scratch.unit_inner != Y.innerStride() || scratch.unit_outer != Y.outerStride()) {
+    scratch.unit.resize(Y.cols(), D);
     for (Eigen::Index i = 0; i < Y.cols(); ++i) {
-      const Eigen::Vector3d y = Y.col(i);
-      scratch.unit.row(i) = (y / y.norm()).transpose();
+      if (D == 3) {
+        const Eigen::Vector3d y = Y.col(i);
+        scratch.unit.row(i) = (y / y.norm()).transpose();
+      } else {
+        scratch.unit.row(i) = (Y.col(i) / Y.col(i).norm()).transpose();
+      }
     }
     scratch.unit_source = Y.data();
     scratch.unit_inner = Y.innerStride();

@@ -154,7 +154,21 @@ class Sphere : public Manifold {
                         Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
                         RegressionScratch& scratch) const;
 
-  // y_i / |y_i| for the points of Y (rows of an n x 3 matrix), computed once
+  // regression_gradient() on S^d, d >= 3, with one covariate: the pass of
+  // gradient_pass_s2 in the frame (p, u) of the fitted great circle, where
+  // the part of y_i/|y_i| orthogonal to p and u, g_i = y_i/|y_i| - alpha_i p
+  // - beta_i u, takes the place of gamma_i n: the kernel reads alpha_i,
+  // beta_i and gamma_i = |g_i| (two matrix-vector products and one pass over
+  // the coordinates) and returns the weights c_i of the orthogonal parts, whose
+  // sums sum_i c_i g_i = Yu^T c - (c.alpha) p - (c.beta) u are two more
+  // matrix-vector products: no per-point vector work, any dimension. At the
+  // cut locus (an event of probability zero) the chunk is rerun by
+  // gradient_pass. (Defined where the compiler has vector extensions.)
+  void gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                           Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                           RegressionScratch& scratch) const;
+
+  // y_i / |y_i| for the points of Y (rows of an n x (d + 1) matrix), computed once
   // per data set and kept in scratch (a scratch serves one data set: the
   // cache is keyed by its address, size and strides).
   static const Mat& unit_points(const PointSet& Y, RegressionScratch& scratch);

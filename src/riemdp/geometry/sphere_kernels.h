@@ -203,16 +203,25 @@ inline double unit_sphere_tangent_part(const double* p, const double* x, Eigen::
 // The S^2 regression pass (Sphere::gradient_pass_s2) on points begin..end-1:
 // covariates x, unit points (y0, y1, y2) as contiguous arrays; the frame (p,
 // u, nv) and |v|; the four sums of the pass.
+//
+// The frame form (Sphere::gradient_pass_frame, S^d for any d): alpha, beta
+// and gamma given per point (arrays indexed from begin; gamma = |the part of
+// y_i orthogonal to p and u| >= 0) instead of y0, y1, y2 and the frame; the
+// pass then also writes per point c_cos = h cos phi and c_sin = h sin phi
+// (h x when |v| is tiny, as gs), the weights of the orthogonal parts, and
+// asks for fallback at the cut locus (its direction is not in the frame).
 struct S2PassInput {
   const double *x, *y0, *y1, *y2;
   Eigen::Index begin, end;
   double p[3], u[3], nv[3];
   double Lv, inv_Lv, tau, sin_tau;
   bool tiny_v, small_tau;
+  const double *alpha = nullptr, *beta = nullptr, *gamma = nullptr;
+  double *c_cos = nullptr, *c_sin = nullptr;
 };
 struct S2PassSums {
   double a = 0.0, gc = 0.0, xa = 0.0, gs = 0.0;
-  bool representable = true, careful = false;
+  bool representable = true, careful = false, fallback = false;
 };
 
 // The kernel of the pass, written once on lanes of type T (lanes.h), Ops
@@ -236,9 +245,12 @@ inline S2PassSums s2_pass_kernel(const S2PassInput& in) {
   for (int k = 0; k < width; ++k) index[k] = k;
   const T* tag = nullptr;
   const T lane_index = load(tag, index);
+  const bool frame = in.alpha != nullptr;
   for (Eigen::Index i0 = in.begin; i0 < in.end; i0 += width) {
     const int len = static_cast<int>(std::min<Eigen::Index>(width, in.end - i0));
-    const double *px = in.x + i0, *p0 = in.y0 + i0, *p1 = in.y1 + i0, *p2 = in.y2 + i0;
+    const Eigen::Index off = i0 - in.begin;
+    const double *px = in.x + i0, *p0 = frame ? in.alpha + off : in.y0 + i0,
+                 *p1 = frame ? in.beta + off : in.y1 + i0, *p2 = frame ? in.gamma + off : in.y2 + i0;
     if (len < width) {  // the last, padded batch: copies of its first point
       for (int k = 0; k < width; ++k) {
         const int j = k < len ? k : 0;
@@ -271,9 +283,9 @@ inline S2PassSums s2_pass_kernel(const S2PassInput& in) {
     }
     const T msn = -sn;
     sn = select(lt(xa, zero), msn, sn);  // sin of the signed angle x_i |v|
-    const T alpha = in.p[0] * y0 + in.p[1] * y1 + in.p[2] * y2;
-    const T beta = in.u[0] * y0 + in.u[1] * y1 + in.u[2] * y2;
-    const T gamma = in.nv[0] * y0 + in.nv[1] * y1 + in.nv[2] * y2;
+    const T alpha = frame ? y0 : in.p[0] * y0 + in.p[1] * y1 + in.p[2] * y2;
+    const T beta = frame ? y1 : in.u[0] * y0 + in.u[1] * y1 + in.u[2] * y2;
+    const T gamma = frame ? y2 : in.nv[0] * y0 + in.nv[1] * y1 + in.nv[2] * y2;
     const T c = alpha * cs + beta * sn, a = beta * cs - alpha * sn;
     const T s2 = a * a + gamma * gamma, s = Ops::sqrt(s2);
     T h, clipped;  // h = min(theta, tau) / s (huber_weight), NaN kept
@@ -302,6 +314,10 @@ inline S2PassSums s2_pass_kernel(const S2PassInput& in) {
     if (!Careful) {
       flags = either(flags, cut);
     } else if (any(cut)) {  // cut_locus_safe_log: tangent_basis(yhat).col(0) times the clipped angle
+      if (frame) {
+        out.fallback = true;
+        return out;
+      }
       for (int k = 0; k < len; ++k) {
         if (!lane(cut, k)) continue;
         const Eigen::Vector3d p(in.p[0], in.p[1], in.p[2]), u(in.u[0], in.u[1], in.u[2]),
@@ -317,11 +333,18 @@ inline S2PassSums s2_pass_kernel(const S2PassInput& in) {
     acc_a += ha;
     acc_gc += hg * cs;
     acc_xa += xa * ha;
-    if (!in.tiny_v) {  // x_i sin(phi_i)/phi_i = sin(x_i |v|)/|v| (the 1/|v| after the sum)
-      acc_gs += hg * sn;
-    } else {
+    T sin_factor = sn;  // x_i sin(phi_i)/phi_i = sin(x_i |v|)/|v| (the 1/|v| after the sum)
+    if (in.tiny_v) {
       const T phi2 = phi * phi, taylor = xa * (1.0 - phi2 / 6.0 + phi2 * phi2 / 120.0), ratio = sn / in.Lv;
-      acc_gs += hg * select(lt(phi, constant<T>(1e-4)), taylor, ratio);
+      sin_factor = select(lt(phi, constant<T>(1e-4)), taylor, ratio);
+    }
+    acc_gs += hg * sin_factor;
+    if (frame) {
+      const T hc = h * cs, hs = h * sin_factor;
+      for (int k = 0; k < len; ++k) {
+        in.c_cos[off + k] = lane(hc, k);
+        in.c_sin[off + k] = lane(hs, k);
+      }
     }
   }
   if (!Careful && any(flags)) {
