@@ -342,3 +342,63 @@ test_that("the S^2 mean of logs on lanes matches plain R, on every instruction s
   e3 <- c(0, 0, 1)
   expect_error(frechet_mean(M, rbind(-e3, e3, e3), init = e3, max_iter = 0), "antipodal")
 })
+
+test_that("the Kendall frame pass (one covariate) gives the general path's KNG log density", {
+  # Kendall(5) and (8): data near a geodesic, three far shapes (clipped at
+  # tau = 0.05), negative covariates, the clip's two formulas (tau <= pi/6:
+  # from sin(theta); above: the chord angle) on both sides of each residual,
+  # v = 0 and |v| = 1e-200 (1/|v| overflows: the sinc branch), long v, and
+  # n = 70 over the pass's chunks; two covariates keep the per-point pass
+  set.seed(814)
+  for (k in c(5, 8)) {
+    M <- manifold_kendall(k)
+    p0 <- riem_project(M, cbind(cos(2 * pi * (1:k) / k), sin(2 * pi * (1:k) / k)) +
+                         matrix(stats::rnorm(2 * k, sd = 0.1), k))
+    for (rep in 1:3) {
+      n <- c(30, 70, 25)[rep]
+      q <- riem_rgaussian(M, 1L, p0, 0.3)
+      v0 <- riem_log(M, p0, q)
+      v0 <- 0.5 * v0 / riem_norm(M, p0, v0)
+      x <- 3 * stats::runif(n) - 1
+      Fit <- riem_geodesic(M, p0, v0, x)
+      Y <- riem_project(M, Fit + array(stats::rnorm(length(Fit), sd = 0.02), dim(Fit)))
+      Y[, , 1:3] <- riem_rgaussian(M, 3L, p0, 1)
+      p <- riem_exp(M, p0, 0.05 * riem_log(M, p0, riem_rgaussian(M, 1L, p0, 1)))
+      V <- riem_transport(M, p0, p, v0)
+      vec <- function(z) as.vector(z)
+      general <- function(V, tau) {  # the shooting vector as a k x 2 matrix
+        g <- riemdp:::regression_energy(M, p, V, x, Y, tau)
+        sqrt(sum(g$grad_footpoint^2) + sum(g$grad_shooting^2))
+      }
+      for (len in c(1, 0, 1e-200, 40)) {
+        Vl <- if (len == 0) 0 * V else V * len
+        for (tau in c(1e-3, 0.05, pi / 6 - 1e-9, pi / 6 + 1e-9, 0.6, Inf)) {
+          a <- fused_grad_norm(M, Y, x, p, vec(Vl), tau, tau_m = 100)
+          expect_lt(rel_err(a, general(Vl, tau)), 1e-11)
+        }
+      }
+      # the clip counts (the comparison can fail)
+      a <- fused_grad_norm(M, Y, x, p, vec(V), 0.05)
+      expect_gt(rel_err(a, general(V, Inf)), 1e-3)
+    }
+  }
+})
+
+test_that("a Kendall residual at the alignment's cut locus (<fit, y> = 0) reruns the per-point pass and agrees", {
+  set.seed(815)
+  M <- manifold_kendall(5)
+  p <- riem_project(M, cbind(cos(2 * pi * (1:5) / 5), sin(2 * pi * (1:5) / 5)))
+  n <- 20
+  v <- riem_log(M, p, riem_rgaussian(M, 1L, p, 0.3))
+  x <- stats::runif(n)
+  x[1] <- 0
+  Y <- riem_project(M, riem_geodesic(M, p, v, x) + array(stats::rnorm(10 * n, sd = 0.02), c(5, 2, n)))
+  u <- riem_log(M, p, riem_rgaussian(M, 1L, p, 0.5))
+  Y[, , 1] <- u / sqrt(sum(u^2))  # horizontal at p = the fit of x = 0: <fit, y> = 0
+  expect_lt(abs(sum(Y[, , 1] * p)), 1e-15)
+  for (tau in c(0.05, Inf)) {
+    a <- fused_grad_norm(M, Y, x, p, as.vector(v), tau, tau_m = 100)
+    g <- riemdp:::regression_energy(M, p, v, x, Y, tau)
+    expect_lt(rel_err(a, sqrt(sum(g$grad_footpoint^2) + sum(g$grad_shooting^2))), 1e-12)
+  }
+})

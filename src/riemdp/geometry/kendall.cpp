@@ -121,9 +121,116 @@ void Kendall::regression_residuals(CVecRef p, const PointSet& W, const PointSet&
                            });
 }
 
+void Kendall::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                                  Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                                  RegressionScratch& scratch) const {
+  const Eigen::Index D = 2 * k_, len = end - begin;
+  if (scratch.frame.rows() < len || scratch.frame.cols() != 9)
+    scratch.frame.resize(std::max<Eigen::Index>(len, 4096), 9);
+  if (scratch.W.rows() != D || scratch.W.cols() != 6) scratch.W.resize(D, 6);
+  auto F = scratch.frame.topRows(len);  // A, B, C, E, |r|^2, then four weights
+  auto frame = scratch.W.leftCols(4);   // p, ip, t, it
+  auto buf = scratch.W.col(4), ibuf = scratch.W.col(5);
+  const double Lv = V.col(0).norm();
+  const bool tiny_v = !(Lv >= 1e-100);  // 1/|v| may overflow: x sinc(phi)
+  frame.col(0) = p_in;
+  if (Lv > 0.0) frame.col(2) = V.col(0) / Lv;
+  else frame.col(2) = tangent_basis(p_in).col(0);
+  for (int j = 0; j < 2; ++j) {
+    frame.col(2 * j + 1).head(k_) = -frame.col(2 * j).tail(k_);
+    frame.col(2 * j + 1).tail(k_) = frame.col(2 * j).head(k_);
+  }
+  // The chunk's points as a plain column-major block (copied when strided).
+  if (Y.innerStride() != 1) {
+    if (scratch.adj_p.rows() != D || scratch.adj_p.cols() < len) scratch.adj_p.resize(D, std::max<Eigen::Index>(len, 4096));
+    scratch.adj_p.leftCols(len) = Y.middleCols(begin, len);
+  }
+  const bool copied = Y.innerStride() != 1;
+  const Eigen::Map<const Mat, 0, Eigen::OuterStride<>> Yb(
+      copied ? scratch.adj_p.data() : Y.data() + begin * Y.outerStride(), D, len,
+      Eigen::OuterStride<>(copied ? D : Y.outerStride()));
+  F.leftCols(4).noalias() = Yb.transpose() * frame;
+  for (Eigen::Index i = 0; i < len; ++i) {  // |r_i|^2, the part of y_i off the frame
+    const double A = F(i, 0), B = F(i, 1), C = F(i, 2), E = F(i, 3);
+    const double* y = Yb.col(i).data();
+    double r2 = 0.0;
+    for (Eigen::Index j = 0; j < D; ++j) {
+      const double r = y[j] - A * frame(j, 0) - B * frame(j, 1) - C * frame(j, 2) - E * frame(j, 3);
+      r2 += r * r;
+    }
+    F(i, 4) = r2;
+  }
+  const double max_L = 1.0 / std::numeric_limits<double>::epsilon();
+  const bool small_tau = tau <= num::pi / 6;  // public: the clip's formula
+  const double sin_tau = std::sin(std::min(tau, 1.0));
+  double Sa = 0.0, Sxa = 0.0, Sbc = 0.0, Sbs = 0.0;
+  bool cut = false;
+  for (Eigen::Index i = 0; i < len; ++i) {
+    const double xi = x(begin + i, 0), phi = xi * Lv;
+    if (!(std::abs(phi) <= max_L))
+      throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on kendall");
+    const double sp = std::sin(phi), cp = std::cos(phi);
+    const double A = F(i, 0), B = F(i, 1), C = F(i, 2), E = F(i, 3);
+    const double re = cp * A + sp * C, im = cp * B + sp * E, mu = std::sqrt(re * re + im * im);
+    cut = cut || !(mu >= 1e-14);
+    const double cps = re / mu, sps = im / mu;
+    const double a0 = cp * C - sp * A, b0 = cp * E - sp * B;
+    const double a = cps * a0 + sps * b0, b = cps * b0 - sps * a0;
+    const double s2 = a * a + b * b + F(i, 4), s = std::sqrt(s2);
+    double h;  // min(theta, tau) / s, s = sin(theta), theta in [0, pi/2]
+    if (small_tau) {  // as gradient_pass_s2: theta <= tau iff s <= sin(tau), then asin(s)/s = 1 + P/Q
+      double P, Q;
+      asin_small_pq<double>(std::min(s2, 0.25), P, Q);
+      const bool inside = s <= sin_tau;
+      h = (inside ? Q + P : tau) / (inside ? Q : s);
+    } else {
+      const double q = s2 / (1.0 + mu);  // 1 - mu for unit y
+      h = std::min(chord_angle_sq(s2 + q * q, s2 + (1.0 + mu) * (1.0 + mu)), tau) / s;
+    }
+    if (!(s2 > 0.0)) h = 0.0;
+    // x sin(L)/L and x sin(2L)/(2L) as sin(phi)/|v|, sin(2 phi)/(2|v|) (the 1/|v| after the sums)
+    const double s1 = tiny_v ? xi * num::sinc(phi) : sp, s4 = tiny_v ? xi * num::sinc(2.0 * phi) : sp * cp;
+    const double ha = h * a, hb = h * b;
+    Sa += ha;
+    Sxa += xi * ha;
+    Sbc += hb * (cp * cp - sp * sp);
+    Sbs += hb * s4;
+    F(i, 5) = h * cp * cps;
+    F(i, 6) = h * cp * sps;
+    F(i, 7) = h * s1 * cps;
+    F(i, 8) = h * s1 * sps;
+  }
+  if (cut) {  // the alignment's cut locus: the per-point pass
+    const Vec pv = p_in;
+    Vec fit(D), yal(D), e(D);
+    fused_regression_gradient<Vec>(V, Y, x, begin, end, tau, sum_p, sum_V,
+                                   [&](const Vec& w, const Vec& y, Vec& ap, Vec& aw) {
+                                     return regression_point(pv, w, y, fit, yal, e, ap, aw);
+                                   });
+    return;
+  }
+  // R(c) = sum_i c_i (cos psi_i r_i - sin psi_i i r_i): buf = sum c cos psi r, ibuf = sum c sin psi r
+  const auto rest = [&](int col_cos, VecRef out) {
+    buf.noalias() = Yb * F.col(col_cos);
+    buf.noalias() -= frame * (F.leftCols(4).transpose() * F.col(col_cos));
+    ibuf.noalias() = Yb * F.col(col_cos + 1);
+    ibuf.noalias() -= frame * (F.leftCols(4).transpose() * F.col(col_cos + 1));
+    out.head(k_) = buf.head(k_) + ibuf.tail(k_);
+    out.tail(k_) = buf.tail(k_) - ibuf.head(k_);
+  };
+  rest(5, sum_p);
+  sum_p += Sa * frame.col(2) + Sbc * frame.col(3);
+  auto sv = sum_V.col(0);
+  rest(7, sv);
+  const double inv = tiny_v ? 1.0 : 1.0 / Lv;
+  sv *= inv;
+  sv += Sxa * frame.col(2) + (Sbs * inv) * frame.col(3);
+}
+
 void Kendall::regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
                                   Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
-                                  RegressionScratch&) const {
+                                  RegressionScratch& scratch) const {
+  if (V.cols() == 1) return gradient_pass_frame(p, V, Y, x, begin, end, tau, sum_p, sum_V, scratch);
   const int D = 2 * k_;
   const Vec pv = p;
   Vec fit(D), yal(D), e(D);

@@ -122,7 +122,28 @@ class Kendall : public Manifold {
   // (fused_regression_gradient).
   void regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
                            Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
-                           RegressionScratch&) const override;
+                           RegressionScratch& scratch) const override;
+
+  // regression_gradient() with one covariate in the frame (p, i p, t, i t),
+  // t = v/|v| (tangent_basis(p).col(0) when v = 0): with phi_i = x_i |v|
+  // the fit is cos phi_i p + sin phi_i t, and y_i = A p + B ip + C t + E it
+  // + r_i (r_i orthogonal to the frame). Its alignment to the fit is the
+  // rotation by psi_i = arg(<fit, y_i>), <fit, y_i> = (cos phi A + sin phi C)
+  // + i (cos phi B + sin phi E); after it, Log_fit(y) = (theta/s)(a u + b iu
+  // + e^{-i psi} r_i), u = -sin phi p + cos phi t, a + i b = e^{-i psi}
+  // <u, y_i>, s^2 = a^2 + b^2 + |r_i|^2 = sin^2 theta. adjoint_core carries u
+  // to t (flat), iu to it (curvature 4: cos 2 phi, sin(2 phi)/(2 |v|)) and
+  // the rest unchanged (curvature 1: cos phi, sin(phi)/|v|), so that
+  //   sum_p = (sum h a) t + (sum h b cos 2phi) it + R(h cos phi),
+  //   sum_V = (sum x h a) t + (sum h b sin 2phi)/(2|v|) it + R(h sin phi)/|v|,
+  // R(c) = sum_i c_i e^{-i psi_i} r_i, four matrix-vector products with Y and
+  // the per-point scalars in between: no per-point vector work. h = the
+  // clipped angle over s. Where |<fit, y_i>| < 1e-14 (the cut locus of the
+  // alignment; an event of probability zero) the chunk is rerun by
+  // regression_point().
+  void gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                           Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                           RegressionScratch& scratch) const;
 
   // <e, i x>, without forming i x.
   template <class E, class X>
