@@ -402,3 +402,45 @@ test_that("a Kendall residual at the alignment's cut locus (<fit, y> = 0) reruns
     expect_lt(rel_err(a, sqrt(sum(g$grad_footpoint^2) + sum(g$grad_shooting^2))), 1e-12)
   }
 })
+
+test_that("the hyperbolic frame pass (one covariate) gives the general path's KNG log density", {
+  # H^2, H^3, H^5: data near a geodesic, three far points (clipped), a point
+  # on its fit, covariates in [-1, 1], the clip on both sides of residuals
+  # (tau = 1e-3 ... Inf), |v| = 0.6, 0 and 1e-200 (the sinhc branch). The
+  # test chain's public ball has radius 1 about the footpoint: with tau_m =
+  # 0.65 and footpoints within 0.3 of the origin every fit lies within 2 of
+  # it (the frame pass); farther footpoints, long v (tau_m = 100) and
+  # covariates beyond [-1, 1] take the chart pass.
+  set.seed(816)
+  lift <- function(u) c(sqrt(1 + sum(u^2)), u)
+  mink_inner <- function(p, u, v) minkowski(u, v)
+  for (d in c(2, 3, 5)) {
+    M <- manifold_hyperbolic(d)
+    for (r0 in c(0, 0.3, 1.9)) {
+      u0 <- stats::rnorm(d)
+      p <- lift(sinh(r0) * u0 / sqrt(sum(u0^2)))
+      g <- c(0, stats::rnorm(d, sd = 0.5))
+      v <- g + minkowski(p, g) * p
+      v <- v / sqrt(minkowski(v, v))
+      n <- 40
+      x <- 2 * stats::runif(n) - 1
+      Fit <- riem_geodesic(M, p, 0.6 * v, x)
+      Y <- t(vapply(seq_len(n), function(i) lift(Fit[i, -1] + stats::rnorm(d, sd = 0.05)), numeric(d + 1)))
+      Y[1:3, ] <- t(vapply(1:3, function(i) lift(stats::rnorm(d, sd = 2)), numeric(d + 1)))
+      Y[4, ] <- Fit[4, ]  # a point on its fit (no residual)
+      cases <- list(list(0.6, 0.65, x), list(0, 0.65, x), list(1e-200, 0.65, x), list(12, 100, x),
+                    list(0.6, 0.65, 1.5 * x))
+      for (cs in cases) {
+        vl <- cs[[1]] * v
+        for (tau in c(1e-3, 0.1, 0.6, Inf)) {
+          a <- fused_grad_norm(M, Y, cs[[3]], p, vl, tau, tau_m = cs[[2]])
+          b <- general_grad_norm(M, Y, cs[[3]], p, vl, tau, "joint", mink_inner)
+          expect_lt(rel_err(a, b), 1e-12)
+        }
+      }
+      a <- fused_grad_norm(M, Y, x, p, 0.6 * v, 0.1, tau_m = 0.65)
+      b <- general_grad_norm(M, Y, x, p, 0.6 * v, Inf, "joint", mink_inner)
+      expect_gt(rel_err(a, b), 1e-3)  # the clip counts
+    }
+  }
+})

@@ -87,9 +87,115 @@ void Hyperbolic::regression_residuals(CVecRef p, const PointSet& W, const PointS
                            });
 }
 
+bool Hyperbolic::frame_ok(const RegressionScratch& scratch, const Mat& x, Eigen::Index begin, Eigen::Index end) const {
+  if (!(scratch.domain_radius >= 0.0 && scratch.domain_tau_m >= 0.0) || scratch.domain_center.size() != d_ + 1)
+    return false;
+  if (!(std::acosh(lift(scratch.domain_center.tail(d_))) + scratch.domain_radius + scratch.domain_tau_m <=
+        frame_radius))
+    return false;
+  // covariates in [-1, 1]: always so in a release (mapped to [0, 1]), so that
+  // the choice depends on public values only there
+  return x.col(0).segment(begin, end - begin).cwiseAbs().maxCoeff() <= 1.0;
+}
+
+void Hyperbolic::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                                     Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                                     RegressionScratch& scratch) const {
+  const Eigen::Index D = d_ + 1, len = end - begin;
+  // The points with y_0 = lift(y_s), as columns (computed once per data set).
+  if (scratch.unit_source != Y.data() || scratch.unit.cols() != Y.cols() || scratch.unit.rows() != D ||
+      scratch.unit_inner != Y.innerStride() || scratch.unit_outer != Y.outerStride()) {
+    scratch.unit.resize(D, Y.cols());
+    for (Eigen::Index i = 0; i < Y.cols(); ++i) {
+      scratch.unit.col(i).tail(d_) = Y.col(i).tail(d_);
+      scratch.unit(0, i) = lift(Y.col(i).tail(d_));
+    }
+    scratch.unit_source = Y.data();
+    scratch.unit_inner = Y.innerStride();
+    scratch.unit_outer = Y.outerStride();
+  }
+  const auto Yb = scratch.unit.middleCols(begin, len);
+  if (scratch.frame.rows() < len || scratch.frame.cols() != 5)
+    scratch.frame.resize(std::max<Eigen::Index>(len, 4096), 5);
+  auto F = scratch.frame.topRows(len);  // A, C, |r|^2, h cosh phi, h sinh phi
+  if (scratch.W.rows() != D || scratch.W.cols() != 5) scratch.W.resize(D, 5);
+  auto p = scratch.W.col(0), t = scratch.W.col(1), mp = scratch.W.col(2), mt = scratch.W.col(3),
+       buf = scratch.W.col(4);
+  p.tail(d_) = p_in.tail(d_);
+  p(0) = lift(p.tail(d_));
+  const double p0 = p(0);
+  const double Lv = std::sqrt(num::clamp0(chart_inner(p, V.col(0), V.col(0))));
+  const bool tiny_v = !(Lv >= 1e-100);  // 1/|v| may overflow: x sinhc(phi)
+  if (Lv > 0.0) t.tail(d_) = V.col(0).tail(d_) / Lv;
+  else t = tangent_basis(p).col(0);
+  finish_tangent(p, p0, t);
+  // A = p_0 y_0 - p_s.y_s, C = t_s.y_s - t_0 y_0
+  mp(0) = p0;
+  mp.tail(d_) = -p.tail(d_);
+  mt(0) = -t(0);
+  mt.tail(d_) = t.tail(d_);
+  F.col(0).noalias() = Yb.transpose() * mp;
+  F.col(1).noalias() = Yb.transpose() * mt;
+  const double P = p.tail(d_).squaredNorm();
+  for (Eigen::Index i = 0; i < len; ++i) {  // |r_i|^2 = chart_inner(p, r_i, r_i), r_s = y_s - A p_s - C t_s
+    const double A = F(i, 0), C = F(i, 1);
+    const double* y = Yb.col(i).data();
+    double pr = 0.0, rr = 0.0;
+    for (Eigen::Index j = 1; j < D; ++j) {
+      const double r = y[j] - A * p[j] - C * t[j];
+      pr += p[j] * r;
+      rr += r * r;
+    }
+    if (P > 0.0) {
+      const double k = pr / P;
+      double perp = 0.0;
+      for (Eigen::Index j = 1; j < D; ++j) {
+        const double r = y[j] - A * p[j] - C * t[j] - k * p[j];
+        perp += r * r;
+      }
+      rr = perp + k * (pr / (1.0 + P));
+    }
+    F(i, 2) = rr;
+  }
+  const double sinh_tau = std::sinh(std::min(tau, 800.0)), max_x0 = x0_max();
+  double Sa = 0.0, Sxa = 0.0;
+  for (Eigen::Index i = 0; i < len; ++i) {
+    const double xi = x(begin + i, 0), phi = xi * Lv;
+    const double em1 = std::expm1(phi), e = em1 + 1.0;
+    const double ch = 1.0 + em1 * em1 / (2.0 * e), sh = 0.5 * (em1 + em1 / e);
+    if (!(ch * p0 + sh * t(0) <= max_x0))
+      throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on hyperbolic");
+    const double A = F(i, 0), C = F(i, 1);
+    const double a = C * ch - A * sh, s2 = a * a + F(i, 2), s = std::sqrt(s2);
+    const double tc = std::min(s, sinh_tau);  // asinh(tc) = min(theta, tau)
+    const double clipped = std::log1p(tc + tc * tc / (1.0 + std::sqrt(1.0 + tc * tc)));
+    const double h = s2 > 0.0 ? clipped / s : 0.0;
+    const double s1 = tiny_v ? xi * num::sinhc(phi) : sh;  // x sinh(L)/L = sinh(phi)/|v|
+    Sa += h * a;
+    Sxa += xi * (h * a);
+    F(i, 3) = h * ch;
+    F(i, 4) = h * s1;
+  }
+  // sum_i c_i r_i = Y c - (c.A) p - (c.C) t (spatial parts; time coordinates from tangency)
+  const auto rest = [&](int col, auto out) {
+    buf.noalias() = Yb * F.col(col);
+    out.tail(d_) = buf.tail(d_) - F.col(col).dot(F.col(0)) * p.tail(d_) - F.col(col).dot(F.col(1)) * t.tail(d_);
+  };
+  rest(3, sum_p);
+  sum_p.tail(d_) += Sa * t.tail(d_);
+  finish_tangent(p, p0, sum_p);
+  auto sv = sum_V.col(0);
+  rest(4, sv);
+  if (!tiny_v) sv.tail(d_) /= Lv;
+  sv.tail(d_) += Sxa * t.tail(d_);
+  finish_tangent(p, p0, sv);
+}
+
 void Hyperbolic::regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
                                      Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
-                                     RegressionScratch&) const {
+                                     RegressionScratch& scratch) const {
+  if (V.cols() == 1 && frame_ok(scratch, x, begin, end))
+    return gradient_pass_frame(p, V, Y, x, begin, end, tau, sum_p, sum_V, scratch);
   if (d_ == 2) gradient_pass<Eigen::Vector3d>(p, V, Y, x, begin, end, tau, sum_p, sum_V);
   else gradient_pass<Vec>(p, V, Y, x, begin, end, tau, sum_p, sum_V);
 }

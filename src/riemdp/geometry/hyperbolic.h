@@ -238,7 +238,34 @@ class Hyperbolic : public Manifold {
   // (fused_regression_gradient), on fixed-size vectors on H^2.
   void regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
                            Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
-                           RegressionScratch&) const override;
+                           RegressionScratch& scratch) const override;
+  // regression_gradient() with one covariate in the frame (p, t) of the
+  // fitted geodesic, t = v/|v|_p (tangent_basis(p).col(0) when v = 0): with
+  // phi_i = x_i |v| the fit is cosh phi p + sinh phi t; y_i = A p + C t + r_i
+  // (A = -<p, y>_L, C = <t, y>_L, r_i Minkowski-orthogonal to both, tangent at
+  // p) has tangent part a u + r_i at the fit, u = sinh phi p + cosh phi t, a =
+  // C cosh phi - A sinh phi, s^2 = a^2 + |r_i|^2 = sinh^2 theta; the clip h =
+  // asinh(min(s, sinh tau))/s (one log1p per point, the same work for every
+  // point). adjoint_chart carries u to t (flat) and r_i unchanged (curvature
+  // -1: cosh phi, sinh(phi)/|v|), so that
+  //   sum_p = (sum h a) t + sum h cosh phi r_i,
+  //   sum_V = (sum x h a) t + sum h sinh phi r_i / |v|,
+  // sum c_i r_i = Y c - (c.A) p - (c.C) t: matrix-vector products and scalars,
+  // spatial parts throughout, |r_i|^2 by chart_inner. A and C are Minkowski
+  // products, and a expands in cosh phi and sinh phi: they cancel to eps
+  // x_0(p) x_0(y) e^|phi| for nearby points. The pass serves chains whose
+  // public domain keeps every fit within frame_radius of the origin:
+  // footpoints within the ball, |v| <= tau_m and covariates in [-1, 1] (a
+  // release maps them to [0, 1]), so that acosh(x_0(center)) + radius + tau_m
+  // <= 2 (about 1e-14 in the residual lengths; frame_ok()); the chart pass
+  // serves the others. y_0 is recomputed from the spatial part (cached per
+  // data set).
+  static constexpr double frame_radius = 2.0;
+  bool frame_ok(const RegressionScratch& scratch, const Mat& x, Eigen::Index begin, Eigen::Index end) const;
+  void gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                           Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                           RegressionScratch& scratch) const;
+
   template <class Vt>
   void gradient_pass(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
                      Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V) const {

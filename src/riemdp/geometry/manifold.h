@@ -75,7 +75,13 @@ struct RegressionScratch {
   Mat W, adj_p, adj_w;
   Vec dist;
   Mat unit;
-  Mat frame;  // per-point columns of Sphere::gradient_pass_frame
+  Mat frame;  // per-point columns of the frame passes (sphere, kendall, hyperbolic)
+  // The public domain of the chain the pass serves (footpoints in the ball
+  // of radius domain_radius about domain_center, shooting vectors of norm at
+  // most domain_tau_m; radius < 0: not given): a pass may choose its formulas
+  // from it, never from the data.
+  Vec domain_center;
+  double domain_radius = -1.0, domain_tau_m = -1.0;
   const double* unit_source = nullptr;
   Eigen::Index unit_inner = 0, unit_outer = 0;
 };

@@ -45,6 +45,7 @@ struct KNGRegressionTarget {
   // call does the same work (a release's run time must not reveal how often
   // its chain, whose path depends on the data, proposes outside the domain).
   double operator()(const RegressionParameter& z) const {
+    if (ws.scratch[0].domain_radius != domain.radius) set_public_domain(ws, domain.center, domain.radius, domain.tau_m);
     try {
       regression_gradient(M, data, z, tau, ws);
     } catch (const domain_error&) {
@@ -76,6 +77,7 @@ struct KNGRegressionField {
   mutable RegressionParameter full{};
   mutable Vec buf{};
   bool operator()(const RegressionParameter& z, Vec& gp, Mat& gV) const {
+    if (ws.scratch[0].domain_radius != domain.radius) set_public_domain(ws, domain.center, domain.radius, domain.tau_m);
     if (block != KNGBlock::footpoint) {
       regression_gradient(M, data, z, tau, ws);
       gV = ws.grad_V;

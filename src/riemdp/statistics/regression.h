@@ -68,6 +68,15 @@ struct RegressionGradientWorkspace {
   Mat part_V[max_blocks], chunk_V[max_blocks], grad_V;
 };
 
+// Tells the passes of ws the chain's public domain (RegressionScratch).
+inline void set_public_domain(RegressionGradientWorkspace& ws, const Vec& center, double radius, double tau_m) {
+  for (RegressionScratch& s : ws.scratch) {
+    s.domain_center = center;
+    s.domain_radius = radius;
+    s.domain_tau_m = tau_m;
+  }
+}
+
 // The clipped gradient (grad_p, grad_V) of E_tau at z into ws.grad_p and
 // ws.grad_V, without the energy: the same field as regression_evaluate(M,
 // data, z, false, tau) (to rounding), through Manifold::regression_gradient
