@@ -115,9 +115,9 @@ void Hyperbolic::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet&
     scratch.unit_outer = Y.outerStride();
   }
   const auto Yb = scratch.unit.middleCols(begin, len);
-  if (scratch.frame.rows() < len || scratch.frame.cols() != 5)
-    scratch.frame.resize(std::max<Eigen::Index>(len, 4096), 5);
-  auto F = scratch.frame.topRows(len);  // A, C, |r|^2, h cosh phi, h sinh phi
+  if (scratch.frame.rows() < len || scratch.frame.cols() != 11)
+    scratch.frame.resize(std::max<Eigen::Index>(len, 4096), 11);
+  auto F = scratch.frame.topRows(len);  // A, C, |r|^2, h cosh phi, h sinh phi, then the pass's arrays
   if (scratch.W.rows() != D || scratch.W.cols() != 5) scratch.W.resize(D, 5);
   auto p = scratch.W.col(0), t = scratch.W.col(1), mp = scratch.W.col(2), mt = scratch.W.col(3),
        buf = scratch.W.col(4);
@@ -136,8 +136,11 @@ void Hyperbolic::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet&
   mt.tail(d_) = t.tail(d_);
   F.col(0).noalias() = Yb.transpose() * mp;
   F.col(1).noalias() = Yb.transpose() * mt;
-  const double P = p.tail(d_).squaredNorm();
-  for (Eigen::Index i = 0; i < len; ++i) {  // |r_i|^2 = chart_inner(p, r_i, r_i), r_s = y_s - A p_s - C t_s
+  // |r_i|^2 = |r_s|^2 - r_0^2, r_s = y_s - A p_s - C t_s, r_0 = p_s.r_s/p_0
+  // (r is tangent at p): r_0^2 <= tanh^2(|p|) |r_s|^2, a cancellation by at
+  // most 1/(1 - tanh^2 2) = 14 for footpoints in the frame's domain.
+  const double inv_p0 = 1.0 / p0;
+  for (Eigen::Index i = 0; i < len; ++i) {
     const double A = F(i, 0), C = F(i, 1);
     const double* y = Yb.col(i).data();
     double pr = 0.0, rr = 0.0;
@@ -146,35 +149,57 @@ void Hyperbolic::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet&
       pr += p[j] * r;
       rr += r * r;
     }
-    if (P > 0.0) {
-      const double k = pr / P;
-      double perp = 0.0;
-      for (Eigen::Index j = 1; j < D; ++j) {
-        const double r = y[j] - A * p[j] - C * t[j] - k * p[j];
-        perp += r * r;
-      }
-      rr = perp + k * (pr / (1.0 + P));
-    }
-    F(i, 2) = rr;
+    const double r0 = pr * inv_p0;
+    F(i, 2) = rr - r0 * r0;
   }
-  const double sinh_tau = std::sinh(std::min(tau, 800.0)), max_x0 = x0_max();
-  double Sa = 0.0, Sxa = 0.0;
-  for (Eigen::Index i = 0; i < len; ++i) {
-    const double xi = x(begin + i, 0), phi = xi * Lv;
-    const double em1 = std::expm1(phi), e = em1 + 1.0;
-    const double ch = 1.0 + em1 * em1 / (2.0 * e), sh = 0.5 * (em1 + em1 / e);
-    if (!(ch * p0 + sh * t(0) <= max_x0))
-      throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on hyperbolic");
-    const double A = F(i, 0), C = F(i, 1);
-    const double a = C * ch - A * sh, s2 = a * a + F(i, 2), s = std::sqrt(s2);
-    const double tc = std::min(s, sinh_tau);  // asinh(tc) = min(theta, tau)
-    const double clipped = std::log1p(tc + tc * tc / (1.0 + std::sqrt(1.0 + tc * tc)));
-    const double h = s2 > 0.0 ? clipped / s : 0.0;
-    const double s1 = tiny_v ? xi * num::sinhc(phi) : sh;  // x sinh(L)/L = sinh(phi)/|v|
-    Sa += h * a;
-    Sxa += xi * (h * a);
-    F(i, 3) = h * ch;
-    F(i, 4) = h * s1;
+  // Per point, on arrays over the chunk (vectorised): phi, cosh and sinh
+  // from one exp (|phi| <= 2 here; sinh by its Taylor polynomial below 1e-2,
+  // where e - 1/e cancels), a, s, and the clip h = min(theta, tau)/s.
+  const auto X = x.col(0).segment(begin, len).array();
+  auto phi = F.col(5).array(), ch = F.col(6).array(), sh = F.col(7).array(), a = F.col(8).array(),
+       s2 = F.col(9).array(), h = F.col(10).array();
+  phi = X * Lv;
+  ch = phi.exp();
+  sh = 0.5 * (ch - ch.inverse());
+  ch = 0.5 * (ch + ch.inverse());
+  sh = (phi.abs() < 1e-2).select(phi * (1.0 + phi.square() / 6.0 * (1.0 + phi.square() / 20.0 * (1.0 + phi.square() / 42.0))), sh);
+  if (!((ch * p0 + sh * t(0)) <= x0_max()).all())
+    throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on hyperbolic");
+  a = F.col(1).array() * ch - F.col(0).array() * sh;
+  s2 = a.square() + F.col(2).array();
+  const double sinh_tau = std::sinh(std::min(tau, 800.0)), st2 = sinh_tau * sinh_tau;
+  if (st2 <= 0.1) {
+    // theta = asinh(s) <= tau iff s <= sinh(tau); there asinh(s)/s by its
+    // alternating series in s^2 <= st2, cut where the first omitted term is
+    // below 1e-17 (a public number of terms); beyond, tau/s
+    double c[32];
+    int K = 1;
+    c[0] = 1.0;
+    double b = 1.0, pw = 1.0;
+    for (;; ++K) {  // K <= 16 for st2 <= 0.1
+      b *= (2.0 * K - 1.0) / (2.0 * K);
+      pw *= st2;
+      c[K] = ((K % 2) ? -b : b) / (2.0 * K + 1.0);
+      if (b / (2.0 * K + 1.0) * pw <= 1e-17 || K == 31) break;
+    }
+    auto u = F.col(5).array();  // phi is no longer needed
+    u = s2.min(st2);
+    h = c[K];
+    for (int k = K - 1; k >= 0; --k) h = h * u + c[k];
+    h = (s2 <= st2).select(h, tau / s2.sqrt());
+  } else {
+    for (Eigen::Index i = 0; i < len; ++i) {  // asinh(min(s, sinh tau)) = min(theta, tau)
+      const double si = std::sqrt(s2[i]), tc = std::min(si, sinh_tau);
+      h[i] = std::log1p(tc + tc * tc / (1.0 + std::sqrt(1.0 + tc * tc))) / si;
+    }
+  }
+  h = (s2 > 0.0).select(h, 0.0);
+  const double Sa = (h * a).sum(), Sxa = (X * h * a).sum();
+  F.col(3).array() = h * ch;
+  if (tiny_v) {  // x sinh(L)/L = x sinhc(phi)
+    for (Eigen::Index i = 0; i < len; ++i) F(i, 4) = h[i] * X[i] * num::sinhc(X[i] * Lv);
+  } else {
+    F.col(4).array() = h * sh;
   }
   // sum_i c_i r_i = Y c - (c.A) p - (c.C) t (spatial parts; time coordinates from tangency)
   const auto rest = [&](int col, auto out) {

@@ -251,7 +251,7 @@ class Hyperbolic : public Manifold {
   //   sum_p = (sum h a) t + sum h cosh phi r_i,
   //   sum_V = (sum x h a) t + sum h sinh phi r_i / |v|,
   // sum c_i r_i = Y c - (c.A) p - (c.C) t: matrix-vector products and scalars,
-  // spatial parts throughout, |r_i|^2 by chart_inner. A and C are Minkowski
+  // spatial parts throughout. A and C are Minkowski
   // products, and a expands in cosh phi and sinh phi: they cancel to eps
   // x_0(p) x_0(y) e^|phi| for nearby points. The pass serves chains whose
   // public domain keeps every fit within frame_radius of the origin:
