@@ -127,10 +127,9 @@ void Kendall::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet& Y,
   const Eigen::Index D = 2 * k_, len = end - begin;
   if (scratch.frame.rows() < len || scratch.frame.cols() != 9)
     scratch.frame.resize(std::max<Eigen::Index>(len, 4096), 9);
-  if (scratch.W.rows() != D || scratch.W.cols() != 6) scratch.W.resize(D, 6);
+  if (scratch.W.rows() != D || scratch.W.cols() != 8) scratch.W.resize(D, 8);
   auto F = scratch.frame.topRows(len);  // A, B, C, E, |r|^2, then four weights
   auto frame = scratch.W.leftCols(4);   // p, ip, t, it
-  auto buf = scratch.W.col(4), ibuf = scratch.W.col(5);
   const double Lv = V.col(0).norm();
   const bool tiny_v = !(Lv >= 1e-100);  // 1/|v| may overflow: x sinc(phi)
   frame.col(0) = p_in;
@@ -210,18 +209,19 @@ void Kendall::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet& Y,
     return;
   }
   // R(c) = sum_i c_i (cos psi_i r_i - sin psi_i i r_i): buf = sum c cos psi r, ibuf = sum c sin psi r
-  const auto rest = [&](int col_cos, VecRef out) {
-    buf.noalias() = Yb * F.col(col_cos);
-    buf.noalias() -= frame * (F.leftCols(4).transpose() * F.col(col_cos));
-    ibuf.noalias() = Yb * F.col(col_cos + 1);
-    ibuf.noalias() -= frame * (F.leftCols(4).transpose() * F.col(col_cos + 1));
-    out.head(k_) = buf.head(k_) + ibuf.tail(k_);
-    out.tail(k_) = buf.tail(k_) - ibuf.head(k_);
+  // the four sums sum_i c_i r_i (c: the columns 5..8 of F) in one product
+  auto G = scratch.W.rightCols(4);
+  const Eigen::Matrix4d along = F.leftCols(4).transpose() * F.middleCols(5, 4);
+  G.noalias() = Yb * F.middleCols(5, 4);
+  G.noalias() -= frame * along;
+  const auto rest = [&](int j, VecRef out) {  // R(c) = sum c cos psi r - i sum c sin psi r
+    out.head(k_) = G.col(j).head(k_) + G.col(j + 1).tail(k_);
+    out.tail(k_) = G.col(j).tail(k_) - G.col(j + 1).head(k_);
   };
-  rest(5, sum_p);
+  rest(0, sum_p);
   sum_p += Sa * frame.col(2) + Sbc * frame.col(3);
   auto sv = sum_V.col(0);
-  rest(7, sv);
+  rest(2, sv);
   const double inv = tiny_v ? 1.0 : 1.0 / Lv;
   sv *= inv;
   sv += Sxa * frame.col(2) + (Sbs * inv) * frame.col(3);
