@@ -239,8 +239,8 @@ gdp_compose <- function(...) {
 #'   `monte_carlo` (`2 n m` for `algorithm2`) in [gdp_mu()] and
 #'   [privacy_profile()]. cli draws it only after
 #'   `getOption("cli.progress_show_after")` seconds (2 by default) and removes
-#'   it when the call ends, also on an error (after Ctrl-C in a terminal its
-#'   last line stays on screen: see [mcmc_control()], "Progress"). The default,
+#'   it when the call ends, also on an error and after Ctrl-C (see
+#'   [mcmc_control()], "Progress"). The default,
 #'   `interactive()`, shows it at the console and prints nothing in scripts,
 #'   `Rscript` or knitr. The bar counts draws only (public numbers) and does
 #'   not touch the random number generator: results are identical either way.

@@ -45,10 +45,9 @@
 #' [riem_rgaussian()] (whose `control` is this object too). cli draws the
 #' bar only once the computation has run for `getOption("cli.progress_show_after")`
 #' seconds (2 by default) and removes it when the call ends, also on an
-#' error. Ctrl-C works as without a bar, but in a terminal the bar's last
-#' line stays on screen above the prompt (R starts a new line for the
-#' interrupt before the bar is removed, and the removal then clears that new
-#' line). The default,
+#' error and after Ctrl-C, which works as without a bar (only if Ctrl-C
+#' comes in the moment cli redraws the bar does its last line stay on
+#' screen in a terminal). The default,
 #' `verbose = interactive()`, shows bars at the console and prints nothing
 #' in scripts, `Rscript`, knitr or on `future` workers; `verbose = FALSE`
 #' never shows one. The bar reports only iteration counts, their public

@@ -8,6 +8,7 @@
 #include <Rcpp.h>
 
 #include <array>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -109,10 +110,56 @@ inline Xoshiro256pp rng_from_r() {
   return Xoshiro256pp(seed);
 }
 
-// R's interrupt check without a longjmp: R_ToplevelExec returns FALSE when
-// R_CheckUserInterrupt jumped (an interrupt is pending).
-inline void check_interrupt_fn(void*) { R_CheckUserInterrupt(); }
-inline bool r_interrupt_pending() { return R_ToplevelExec(check_interrupt_fn, nullptr) == FALSE; }
+namespace r_interrupt {
+inline SEXP interrupt_class() {
+  static SEXP cls = [] {
+    SEXP s = Rf_mkString("interrupt");
+    R_PreserveObject(s);
+    return s;
+  }();
+  return cls;
+}
+inline SEXP note_interrupt(SEXP, void* hit) {
+  *static_cast<bool*>(hit) = true;
+  return R_NilValue;
+}
+}  // namespace r_interrupt
+
+// Runs body(data) (C code holding no C++ objects with destructors) inside
+// tryCatch(interrupt = ): returns true if R saw an interrupt there, which is
+// then consumed without R's own reaction to it (a new line on the console and
+// a jump to the top level); the caller unwinds the C++ stack and Rcpp reports
+// the interrupt to R afterwards (Rf_onintr: the user's handlers, the new
+// line). Errors and other jumps go through. Not for R code that evaluates
+// anything in its caller's frame (cli draws a bar that way): that frame would
+// be tryCatch's own, where the handler's jump would land, the interrupt lost.
+inline bool catching_interrupt(SEXP (*body)(void*), void* data) {
+  bool hit = false;
+  R_tryCatch(body, data, r_interrupt::interrupt_class(), &r_interrupt::note_interrupt, &hit, nullptr, nullptr);
+  return hit;
+}
+
+// R's interrupt check without a longjmp. An interrupt is caught silently
+// (catching_interrupt), so that a progress bar still on screen is erased on
+// its own line before R starts a new one (src/progress.cpp); R_ToplevelExec
+// returns FALSE when anything else jumped (an error of a time limit, say),
+// which also counts as an interrupt. The core calls it every 0.25-1 ms or
+// so; R is asked at most every 10 ms (a tryCatch costs ~15 us), still far
+// quicker than a person notices.
+inline SEXP check_interrupt_body(void*) {
+  R_CheckUserInterrupt();
+  return R_NilValue;
+}
+inline void check_interrupt_fn(void* hit) { *static_cast<bool*>(hit) = catching_interrupt(check_interrupt_body, nullptr); }
+inline bool r_interrupt_pending() {
+  using clock = std::chrono::steady_clock;
+  static clock::time_point next{};  // the main thread's only
+  const clock::time_point now = clock::now();
+  if (now < next) return false;
+  next = now + std::chrono::milliseconds(10);
+  bool hit = false;
+  return R_ToplevelExec(check_interrupt_fn, &hit) == FALSE || hit;
+}
 
 // Runs f() with R's interrupt check installed for the core's long loops; an
 // interrupt seen there unwinds the C++ stack (destructors run, threads are

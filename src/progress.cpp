@@ -3,7 +3,18 @@
 // Every call of cli, which evaluates R code, is guarded so that no R longjmp
 // crosses C++ frames: redraws through Rcpp::unwindProtect (an interrupt or
 // error there unwinds the C++ stack and then continues in R), the final
-// cleanup on an error path through R_ToplevelExec.
+// cleanup on an error or interrupt path through R_ToplevelExec.
+//
+// After Ctrl-C the bar must be erased before R starts a new line for the
+// interrupt, or the erasure clears that new line and the bar stays above the
+// prompt: the core's poll (glue.h, r_interrupt_pending) catches the
+// interrupt silently, the C++ stack unwinds (the destructor erases the bar on
+// its own line) and Rcpp then reports the interrupt to R. A redraw is not
+// guarded that way: cli evaluates the bar's format in its caller's frame,
+// which under tryCatch would be tryCatch's own frame, where the exiting
+// handler's jump would land inside cli and the interrupt be lost. An
+// interrupt that R sees while cli draws (rare: the draws are short) still
+// strands the bar's last line.
 #include "progress.h"
 
 #include <cli/progress.h>

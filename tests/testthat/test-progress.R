@@ -124,3 +124,30 @@ test_that("an error raised while the bar redraws unwinds the computation and ter
   expect_true(any(grepl("/2e\\+09 terminated \\(done\\)$", out)))
   expect_true("identical: TRUE " %in% out)
 })
+
+test_that("after Ctrl-C in a terminal the bar is removed and R is back at the prompt", {
+  skip_on_cran()
+  skip_on_os("windows")
+  python <- Sys.which("python3")
+  skip_if(!nzchar(python), "python3 (for a pseudo-terminal) is not available")
+  # An interactive R in a pseudo-terminal (tests/testthat/pty-ctrl-c.py) runs
+  # a long chain with a bar, gets Ctrl-C once the bar is drawn, then
+  # cat("AFTER\n"). Before the fix R started a new line for the interrupt
+  # before the bar was erased, and the erasure cleared that new line: the
+  # bar's line stayed on screen above the prompt.
+  code <- paste("suppressPackageStartupMessages(library(riemdp));",
+                "options(cli.progress_show_after = 0);",
+                "x <- riem_rlaplace(manifold_sphere(2), 1, c(0, 0, 1), 0.3, method = 'mh',",
+                "control = mcmc_control(burn_in = 0, thin = 2e9, verbose = TRUE))")
+  lib <- dirname(system.file(package = "riemdp"))
+  out <- suppressWarnings(system2(python, c(shQuote(test_path("pty-ctrl-c.py")), shQuote(file.path(R.home("bin"), "R")),
+                                            shQuote(lib), shQuote(code), shQuote("MH chain")),
+                                  stdout = TRUE, stderr = TRUE))
+  summary <- grep("^summary: ", out, value = TRUE)
+  skip_if(identical(summary, "summary: unsupported"), "no pseudo-terminals here")
+  info <- paste(out, collapse = "\n")
+  expect_length(summary, 1L)
+  expect_match(summary, "bar_seen=True", fixed = TRUE, info = info)  # the bar was up
+  expect_match(summary, "prompt=True after=True", fixed = TRUE, info = info)  # Ctrl-C stopped the chain
+  expect_match(summary, "left_on_screen=0", fixed = TRUE, info = info)  # and nothing of the bar stayed
+})
