@@ -24,6 +24,14 @@ Mat sym_fun(const Mat& A, F f) {
 // otherwise (Eigen's closed form for 3 x 3 loses accuracy on ill-conditioned
 // matrices).
 
+// Loops over the (few) indices of fixed-size matrices unrolled, so that the
+// matrices stay in registers (GCC's -O2 does not unroll them by itself).
+#if defined(__GNUC__) && !defined(__clang__)
+#define RIEMDP_UNROLL _Pragma("GCC unroll 4")
+#else
+#define RIEMDP_UNROLL
+#endif
+
 // Cyclic Jacobi on a symmetric K x K matrix A (both triangles kept): A
 // becomes diagonal (its eigenvalues), R the product of the rotations (its
 // eigenvectors: A_in = R diag(A_out) R^T). Each rotation zeroes A(p, q) with
@@ -51,6 +59,7 @@ inline void jacobi_rotate(MK& A, MK& R, int p, int q) {
   A(p, p) -= t * b;
   A(q, q) += t * b;
   A(p, q) = A(q, p) = 0.0;
+  RIEMDP_UNROLL
   for (int r = 0; r < k; ++r) {
     if (r != p && r != q) {
       const double ap = A(r, p), aq = A(r, q);
@@ -83,9 +92,14 @@ void jacobi_eigen(MK* A, MK* R) {
       }
       if (done) break;
     }
-    for (int p = 0; p < k - 1; ++p)
-      for (int q = p + 1; q < k; ++q)
+    RIEMDP_UNROLL
+    for (int p = 0; p < k - 1; ++p) {
+      RIEMDP_UNROLL
+      for (int q = p + 1; q < k; ++q) {
+        RIEMDP_UNROLL
         for (int j = 0; j < N; ++j) jacobi_rotate(A[j], R[j], p, q);
+      }
+    }
   }
 }
 
@@ -320,20 +334,19 @@ void SPD::gradient_sized(CVecRef p, CVecRef v, const PointSet& Y, const Mat& x, 
         }
       }
   };
-  // Points in pairs (jacobi_eigen<2>); an odd last point is paired with a
-  // copy of itself whose result is dropped, so every pair costs the same.
-  MK A2[2], R2[2];
-  for (int j = 0; j < 2; ++j) {
-    A2[j].resize(k, k);
-    R2[j].resize(k, k);
+  // Points in groups of G (jacobi_eigen<G>); the last group is padded with
+  // copies of its first point whose results are dropped, so every group
+  // costs the same.
+  constexpr int G = 4;
+  MK Ag[G], Rg[G];
+  for (int j = 0; j < G; ++j) {
+    Ag[j].resize(k, k);
+    Rg[j].resize(k, k);
   }
-  for (Eigen::Index i = begin; i < end; i += 2) {
-    const bool pair = i + 1 < end;
-    whiten(i, A2[0]);
-    whiten(pair ? i + 1 : i, A2[1]);
-    jacobi_eigen<2>(A2, R2);
-    accumulate(i, A2[0], R2[0]);
-    if (pair) accumulate(i + 1, A2[1], R2[1]);
+  for (Eigen::Index i = begin; i < end; i += G) {
+    for (int j = 0; j < G; ++j) whiten(i + j < end ? i + j : i, Ag[j]);
+    jacobi_eigen<G>(Ag, Rg);
+    for (int j = 0; j < G && i + j < end; ++j) accumulate(i + j, Ag[j], Rg[j]);
   }
   for (int b = 0; b < k; ++b)
     for (int a = 0; a < b; ++a) {
