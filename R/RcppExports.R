@@ -197,6 +197,10 @@ stat_regression_energy <- function(M, Y, x, p, V, tau, loss = "huber") {
     .Call(`_riemdp_stat_regression_energy`, M, Y, x, p, V, tau, loss)
 }
 
+stat_regression_gradient_sums <- function(M, Y, x, p, V, tau, fused) {
+    .Call(`_riemdp_stat_regression_gradient_sums`, M, Y, x, p, V, tau, fused)
+}
+
 stat_regression_rebase <- function(M, p, V, s) {
     .Call(`_riemdp_stat_regression_rebase`, M, p, V, s)
 }

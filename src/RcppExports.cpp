@@ -706,6 +706,22 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// stat_regression_gradient_sums
+Rcpp::List stat_regression_gradient_sums(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::NumericVector p, Rcpp::NumericMatrix V, double tau, bool fused);
+RcppExport SEXP _riemdp_stat_regression_gradient_sums(SEXP MSEXP, SEXP YSEXP, SEXP xSEXP, SEXP pSEXP, SEXP VSEXP, SEXP tauSEXP, SEXP fusedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type p(pSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type V(VSEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< bool >::type fused(fusedSEXP);
+    rcpp_result_gen = Rcpp::wrap(stat_regression_gradient_sums(M, Y, x, p, V, tau, fused));
+    return rcpp_result_gen;
+END_RCPP
+}
 // stat_regression_rebase
 Rcpp::List stat_regression_rebase(Rcpp::List M, Rcpp::NumericVector p, Rcpp::NumericMatrix V, double s);
 RcppExport SEXP _riemdp_stat_regression_rebase(SEXP MSEXP, SEXP pSEXP, SEXP VSEXP, SEXP sSEXP) {
@@ -770,6 +786,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_stat_frechet_median", (DL_FUNC) &_riemdp_stat_frechet_median, 6},
     {"_riemdp_stat_geodesic_regression", (DL_FUNC) &_riemdp_stat_geodesic_regression, 11},
     {"_riemdp_stat_regression_energy", (DL_FUNC) &_riemdp_stat_regression_energy, 7},
+    {"_riemdp_stat_regression_gradient_sums", (DL_FUNC) &_riemdp_stat_regression_gradient_sums, 7},
     {"_riemdp_stat_regression_rebase", (DL_FUNC) &_riemdp_stat_regression_rebase, 4},
     {NULL, NULL, 0}
 };

@@ -158,6 +158,29 @@ Rcpp::List stat_regression_energy(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatri
                             Rcpp::Named("grad_V") = as_r(ev.grad_V));
 }
 
+// The raw clipped gradient sums of Manifold::regression_gradient over all
+// points (sum_p, sum_V; no 1/n, no tangent cleaning): the manifold's own
+// pass (fused = TRUE: the overrides of spd, sphere, ...) or the interface's
+// default built on regression_residuals() (fused = FALSE); tests.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List stat_regression_gradient_sums(Rcpp::List M, Rcpp::List Y, Rcpp::NumericMatrix x, Rcpp::NumericVector p,
+                                         Rcpp::NumericMatrix V, double tau, bool fused) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set S(Y, D);
+  const Mat X = Eigen::Map<const Mat>(x.begin(), x.nrow(), x.ncol());
+  const RegressionParameter z = regression_parameter(*m, p, V);
+  Vec sum_p(D);
+  Mat sum_V(D, z.V.cols());
+  RegressionScratch scratch;
+  interruptible([&] {
+    if (fused) m->regression_gradient(z.p, z.V, S.points, X, 0, X.rows(), tau, sum_p, sum_V, scratch);
+    else m->Manifold::regression_gradient(z.p, z.V, S.points, X, 0, X.rows(), tau, sum_p, sum_V, scratch);
+    return 0;
+  });
+  return Rcpp::List::create(Rcpp::Named("sum_p") = as_r(sum_p), Rcpp::Named("sum_V") = as_r(sum_V));
+}
+
 // The geodesic x -> Exp_p(x v) re-based at x = s: list(footpoint, shooting).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List stat_regression_rebase(Rcpp::List M, Rcpp::NumericVector p, Rcpp::NumericMatrix V, double s) {

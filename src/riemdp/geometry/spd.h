@@ -87,6 +87,20 @@ class SPD : public Manifold {
   void regression_residuals(CVecRef p, const PointSet& W, const PointSet& Y, VecRef dist, Mat& adj_p, Mat& adj_w,
                             Mat* yhat, Mat* eps) const override;
 
+  // The clipped gradient sums (Manifold::regression_gradient) with one
+  // covariate in one fused pass: every w_i = x_i v shares the eigenbasis U of
+  // the whitened v (W = p^{-1/2} v p^{-1/2} = U diag(lam) U^T), so p and v are
+  // whitened and W decomposed once per call, B = p^{-1/2} U. Per point, the
+  // transported whitened residual in the basis U is E_i = logm(D Z D),
+  // Z = B^T y_i B, D = e^{-x_i diag(lam)/2} (as in regression_residuals()),
+  // from one Jacobi eigendecomposition of D Z D (jacobi_eigen() in spd.cpp);
+  // the adjoint fields are E_i scaled entrywise (cosh and sinh(s)/s of
+  // s = |x_i| |lam_a - lam_b|/2), summed in the basis U and mapped back to
+  // T_p by p^{1/2} U . U^T p^{1/2} once. Several covariates: the default.
+  void regression_gradient(CVecRef p, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
+                           Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
+                           RegressionScratch& scratch) const override;
+
   // Isotropic only for k = 1 (the positive half-line, isometric to R).
   double log_volume_density(double r) const override;
   double d_log_volume_density(double r) const override;
@@ -225,6 +239,12 @@ class SPD : public Manifold {
       }
     }
   }
+
+  // regression_gradient() with one covariate on K x K matrices (fixed-size
+  // for k = 2, 3; K = Eigen::Dynamic otherwise). Defined in spd.cpp.
+  template <int K>
+  void gradient_sized(CVecRef p, CVecRef v, const PointSet& Y, const Mat& x, Eigen::Index begin, Eigen::Index end,
+                      double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V) const;
 
   // sum_i w_i log(whitened x_i) into acc (whitened: p^{-1/2} x_i p^{-1/2});
   // returns sum_i w_i |log|^2 (w null: all 1). mean_log and weighted_log_sum.
