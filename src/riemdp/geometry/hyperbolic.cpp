@@ -1,5 +1,6 @@
 // The methods of hyperbolic space H^d on the hyperboloid (hyperbolic.h), compiled once, here.
 #include "hyperbolic.h"
+#include "../lanes.h"
 
 namespace riemdp {
 
@@ -87,6 +88,112 @@ void Hyperbolic::regression_residuals(CVecRef p, const PointSet& W, const PointS
                            });
 }
 
+#if defined(RIEMDP_LANES)
+namespace {
+
+// The per-point part of the frame pass (Hyperbolic::gradient_pass_frame) on
+// vector lanes (lanes.h), for |x_i v| <= 2 and a clip with sinh^2 tau <= 0.1:
+// cosh phi and sinh(phi)/phi by their Taylor series in phi^2 (all terms
+// positive, 14 of them: truncation below 1e-20 for |phi| <= 2), a, s^2 and
+// the clip h = asinh(min(s, sinh tau))/s by the alternating series `coef`
+// (K + 1 terms, public). Writes h cosh phi and h x sinhc(phi) per point and
+// returns the sums of h a and x h a.
+struct HypFrameInput {
+  const double *x, *A, *C, *rr;
+  double *w_ch, *w_shc;
+  Eigen::Index len;
+  double Lv, tau, st2;
+  const double* coef;
+  int K;
+};
+struct HypFrameSums {
+  double a = 0.0, xa = 0.0;
+};
+constexpr int hyp_taylor_terms = 14;
+
+template <class T, class Ops>
+inline HypFrameSums hyp_frame_kernel(const HypFrameInput& in) {
+  using namespace lanes;
+  constexpr int width = lane_count<T>::value;
+  double c_ch[hyp_taylor_terms], c_sh[hyp_taylor_terms];  // 1/(2k)!, 1/(2k+1)!
+  c_ch[0] = c_sh[0] = 1.0;
+  for (int k = 1; k < hyp_taylor_terms; ++k) {
+    c_ch[k] = c_sh[k - 1] / (2.0 * k);
+    c_sh[k] = c_ch[k] / (2.0 * k + 1.0);
+  }
+  const T zero = constant<T>(0.0), st2 = constant<T>(in.st2), tau = constant<T>(in.tau);
+  T acc_a = zero, acc_xa = zero;
+  alignas(64) double xb[width], ab[width], cb[width], rb[width], o1[width], o2[width], index[width];
+  for (int k = 0; k < width; ++k) index[k] = k;
+  const T* tag = nullptr;
+  const T lane_index = load(tag, index);
+  for (Eigen::Index i0 = 0; i0 < in.len; i0 += width) {
+    const int len = static_cast<int>(std::min<Eigen::Index>(width, in.len - i0));
+    const double *px = in.x + i0, *pa = in.A + i0, *pc = in.C + i0, *pr = in.rr + i0;
+    if (len < width) {  // the last, padded batch: copies of its first point
+      for (int k = 0; k < width; ++k) {
+        const int j = k < len ? k : 0;
+        xb[k] = px[j];
+        ab[k] = pa[j];
+        cb[k] = pc[j];
+        rb[k] = pr[j];
+      }
+      px = xb;
+      pa = ab;
+      pc = cb;
+      pr = rb;
+    }
+    const T xa = load(tag, px), A = load(tag, pa), C = load(tag, pc), rr = load(tag, pr);
+    const T phi = xa * in.Lv, u = phi * phi;
+    T ch = constant<T>(c_ch[hyp_taylor_terms - 1]), shc = constant<T>(c_sh[hyp_taylor_terms - 1]);
+    for (int k = hyp_taylor_terms - 2; k >= 0; --k) {
+      ch = ch * u + c_ch[k];
+      shc = shc * u + c_sh[k];
+    }
+    const T a = C * ch - A * (phi * shc);
+    const T s2 = a * a + rr;
+    const auto inside = le(s2, st2);
+    const T w = select(inside, s2, st2);
+    T hs = constant<T>(in.coef[in.K]);
+    for (int k = in.K - 1; k >= 0; --k) hs = hs * w + in.coef[k];
+    T h = select(inside, hs, tau / Ops::sqrt(select(inside, st2, s2)));
+    h = select(lt(zero, s2), h, zero);  // no residual
+    if (len < width) h = select(lt(lane_index, constant<T>(len)), h, zero);
+    const T ha = h * a;
+    acc_a += ha;
+    acc_xa += xa * ha;
+    const T w1 = h * ch, w2 = h * xa * shc;
+    for (int k = 0; k < len; ++k) {
+      in.w_ch[i0 + k] = lane(w1, k);
+      in.w_shc[i0 + k] = lane(w2, k);
+    }
+  }
+  HypFrameSums out;
+  out.a = sum(acc_a);
+  out.xa = sum(acc_xa);
+  return out;
+}
+
+using HypLanesDefault = lanes::Twin<lanes::Twin<lanes::V2>>;
+using HypOpsDefault = lanes::TwinOps<lanes::TwinOps<lanes::Ops2>>;
+RIEMDP_FLATTEN HypFrameSums hyp_frame_default(const HypFrameInput& in) {
+  return hyp_frame_kernel<HypLanesDefault, HypOpsDefault>(in);
+}
+#if defined(RIEMDP_LANES_DISPATCH)
+__attribute__((target("avx2"), flatten)) HypFrameSums hyp_frame_avx2(const HypFrameInput& in) {
+  return hyp_frame_kernel<lanes::Twin<lanes::V4>, lanes::TwinOps4Avx2>(in);
+}
+#endif
+HypFrameSums hyp_frame(const HypFrameInput& in) {
+#if defined(RIEMDP_LANES_DISPATCH)
+  if (lanes::isa() == 1) return hyp_frame_avx2(in);
+#endif
+  return hyp_frame_default(in);
+}
+
+}  // namespace
+#endif
+
 bool Hyperbolic::frame_ok(const RegressionScratch& scratch, const Mat& x, Eigen::Index begin, Eigen::Index end) const {
   if (!(scratch.domain_radius >= 0.0 && scratch.domain_tau_m >= 0.0) || scratch.domain_center.size() != d_ + 1)
     return false;
@@ -102,21 +209,22 @@ void Hyperbolic::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet&
                                      Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
                                      RegressionScratch& scratch) const {
   const Eigen::Index D = d_ + 1, len = end - begin;
-  // The points with y_0 = lift(y_s), as columns (computed once per data set).
-  if (scratch.unit_source != Y.data() || scratch.unit.cols() != Y.cols() || scratch.unit.rows() != D ||
+  // The points with y_0 = lift(y_s), as rows (computed once per data set), so
+  // that every per-point step below runs on arrays over the points.
+  if (scratch.unit_source != Y.data() || scratch.unit.rows() != Y.cols() || scratch.unit.cols() != D ||
       scratch.unit_inner != Y.innerStride() || scratch.unit_outer != Y.outerStride()) {
-    scratch.unit.resize(D, Y.cols());
+    scratch.unit.resize(Y.cols(), D);
     for (Eigen::Index i = 0; i < Y.cols(); ++i) {
-      scratch.unit.col(i).tail(d_) = Y.col(i).tail(d_);
-      scratch.unit(0, i) = lift(Y.col(i).tail(d_));
+      scratch.unit.row(i).tail(d_) = Y.col(i).tail(d_).transpose();
+      scratch.unit(i, 0) = lift(Y.col(i).tail(d_));
     }
     scratch.unit_source = Y.data();
     scratch.unit_inner = Y.innerStride();
     scratch.unit_outer = Y.outerStride();
   }
-  const auto Yb = scratch.unit.middleCols(begin, len);
-  if (scratch.frame.rows() < len || scratch.frame.cols() != 11)
-    scratch.frame.resize(std::max<Eigen::Index>(len, 4096), 11);
+  const auto Yb = scratch.unit.middleRows(begin, len);
+  if (scratch.frame.rows() < len || scratch.frame.cols() != 12)
+    scratch.frame.resize(std::max<Eigen::Index>(len, 4096), 12);
   auto F = scratch.frame.topRows(len);  // A, C, |r|^2, h cosh phi, h sinh phi, then the pass's arrays
   if (scratch.W.rows() != D || scratch.W.cols() != 5) scratch.W.resize(D, 5);
   auto p = scratch.W.col(0), t = scratch.W.col(1), mp = scratch.W.col(2), mt = scratch.W.col(3),
@@ -134,47 +242,31 @@ void Hyperbolic::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet&
   mp.tail(d_) = -p.tail(d_);
   mt(0) = -t(0);
   mt.tail(d_) = t.tail(d_);
-  F.col(0).noalias() = Yb.transpose() * mp;
-  F.col(1).noalias() = Yb.transpose() * mt;
+  F.leftCols(2).noalias() = Yb * scratch.W.middleCols(2, 2);
   // |r_i|^2 = |r_s|^2 - r_0^2, r_s = y_s - A p_s - C t_s, r_0 = p_s.r_s/p_0
   // (r is tangent at p): r_0^2 <= tanh^2(|p|) |r_s|^2, a cancellation by at
   // most 1/(1 - tanh^2 2) = 14 for footpoints in the frame's domain.
-  const double inv_p0 = 1.0 / p0;
-  for (Eigen::Index i = 0; i < len; ++i) {
-    const double A = F(i, 0), C = F(i, 1);
-    const double* y = Yb.col(i).data();
-    double pr = 0.0, rr = 0.0;
+  {
+    const auto A = F.col(0).array(), C = F.col(1).array();
+    auto pr = F.col(2).array(), rr = F.col(11).array(), r = F.col(10).array();
+    pr.setZero();
+    rr.setZero();
     for (Eigen::Index j = 1; j < D; ++j) {
-      const double r = y[j] - A * p[j] - C * t[j];
+      r = Yb.col(j).array() - A * p[j] - C * t[j];
       pr += p[j] * r;
-      rr += r * r;
+      rr += r.square();
     }
-    const double r0 = pr * inv_p0;
-    F(i, 2) = rr - r0 * r0;
+    F.col(2).array() = rr - (pr * (1.0 / p0)).square();
   }
-  // Per point, on arrays over the chunk (vectorised): phi, cosh and sinh
-  // from one exp (|phi| <= 2 here; sinh by its Taylor polynomial below 1e-2,
-  // where e - 1/e cancels), a, s, and the clip h = min(theta, tau)/s.
-  const auto X = x.col(0).segment(begin, len).array();
-  auto phi = F.col(5).array(), ch = F.col(6).array(), sh = F.col(7).array(), a = F.col(8).array(),
-       s2 = F.col(9).array(), h = F.col(10).array();
-  phi = X * Lv;
-  ch = phi.exp();
-  sh = 0.5 * (ch - ch.inverse());
-  ch = 0.5 * (ch + ch.inverse());
-  sh = (phi.abs() < 1e-2).select(phi * (1.0 + phi.square() / 6.0 * (1.0 + phi.square() / 20.0 * (1.0 + phi.square() / 42.0))), sh);
-  if (!((ch * p0 + sh * t(0)) <= x0_max()).all())
-    throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on hyperbolic");
-  a = F.col(1).array() * ch - F.col(0).array() * sh;
-  s2 = a.square() + F.col(2).array();
+  // The clip h = min(theta, tau)/s, theta = asinh(s): where sinh^2 tau <=
+  // 0.1, asinh(s)/s by its alternating series in s^2 <= st2 for s <= sinh
+  // tau, cut where the first omitted term is below 1e-17 (a public number of
+  // terms); beyond, tau/s.
   const double sinh_tau = std::sinh(std::min(tau, 800.0)), st2 = sinh_tau * sinh_tau;
+  double c[32];
+  int K = 1;
+  c[0] = 1.0;
   if (st2 <= 0.1) {
-    // theta = asinh(s) <= tau iff s <= sinh(tau); there asinh(s)/s by its
-    // alternating series in s^2 <= st2, cut where the first omitted term is
-    // below 1e-17 (a public number of terms); beyond, tau/s
-    double c[32];
-    int K = 1;
-    c[0] = 1.0;
     double b = 1.0, pw = 1.0;
     for (;; ++K) {  // K <= 16 for st2 <= 0.1
       b *= (2.0 * K - 1.0) / (2.0 * K);
@@ -182,28 +274,63 @@ void Hyperbolic::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet&
       c[K] = ((K % 2) ? -b : b) / (2.0 * K + 1.0);
       if (b / (2.0 * K + 1.0) * pw <= 1e-17 || K == 31) break;
     }
-    auto u = F.col(5).array();  // phi is no longer needed
-    u = s2.min(st2);
-    h = c[K];
-    for (int k = K - 1; k >= 0; --k) h = h * u + c[k];
-    h = (s2 <= st2).select(h, tau / s2.sqrt());
-  } else {
-    for (Eigen::Index i = 0; i < len; ++i) {  // asinh(min(s, sinh tau)) = min(theta, tau)
-      const double si = std::sqrt(s2[i]), tc = std::min(si, sinh_tau);
-      h[i] = std::log1p(tc + tc * tc / (1.0 + std::sqrt(1.0 + tc * tc))) / si;
-    }
   }
-  h = (s2 > 0.0).select(h, 0.0);
-  const double Sa = (h * a).sum(), Sxa = (X * h * a).sum();
-  F.col(3).array() = h * ch;
-  if (tiny_v) {  // x sinh(L)/L = x sinhc(phi)
-    for (Eigen::Index i = 0; i < len; ++i) F(i, 4) = h[i] * X[i] * num::sinhc(X[i] * Lv);
-  } else {
-    F.col(4).array() = h * sh;
+  // F.col(4) holds h x sinh(phi)/phi (lanes) or h sinh(phi) (arrays)
+  bool shc_weights = false;
+  double Sa = 0.0, Sxa = 0.0;
+#if defined(RIEMDP_LANES)
+  // |phi| <= |v| <= 2 (|x_i| <= 1 in the frame's domain): on vector lanes
+  if (st2 <= 0.1 && Lv <= 2.0) {
+    const HypFrameInput in{x.col(0).data() + begin, F.col(0).data(), F.col(1).data(), F.col(2).data(),
+                           F.col(3).data(), F.col(4).data(), len, Lv, tau, st2, c, K};
+    const HypFrameSums sums = hyp_frame(in);
+    Sa = sums.a;
+    Sxa = sums.xa;
+    shc_weights = true;
+  }
+#endif
+  if (!shc_weights) {
+    // On arrays over the chunk (vectorised): phi, cosh and sinh from one exp
+    // (sinh by its Taylor polynomial below 1e-2, where e - 1/e cancels), a, s.
+    const auto X = x.col(0).segment(begin, len).array();
+    auto phi = F.col(5).array(), ch = F.col(6).array(), sh = F.col(7).array(), a = F.col(8).array(),
+         s2 = F.col(9).array(), h = F.col(10).array();
+    phi = X * Lv;
+    ch = phi.exp();
+    sh = 0.5 * (ch - ch.inverse());
+    ch = 0.5 * (ch + ch.inverse());
+    sh = (phi.abs() < 1e-2)
+             .select(phi * (1.0 + phi.square() / 6.0 * (1.0 + phi.square() / 20.0 * (1.0 + phi.square() / 42.0))),
+                     sh);
+    if (!((ch * p0 + sh * t(0)) <= x0_max()).all())
+      throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on hyperbolic");
+    a = F.col(1).array() * ch - F.col(0).array() * sh;
+    s2 = a.square() + F.col(2).array();
+    if (st2 <= 0.1) {
+      auto u = F.col(5).array();  // phi is no longer needed
+      u = s2.min(st2);
+      h = c[K];
+      for (int k = K - 1; k >= 0; --k) h = h * u + c[k];
+      h = (s2 <= st2).select(h, tau / s2.sqrt());
+    } else {
+      for (Eigen::Index i = 0; i < len; ++i) {  // asinh(min(s, sinh tau)) = min(theta, tau)
+        const double si = std::sqrt(s2[i]), tc = std::min(si, sinh_tau);
+        h[i] = std::log1p(tc + tc * tc / (1.0 + std::sqrt(1.0 + tc * tc))) / si;
+      }
+    }
+    h = (s2 > 0.0).select(h, 0.0);
+    Sa = (h * a).sum();
+    Sxa = (X * h * a).sum();
+    F.col(3).array() = h * ch;
+    if (tiny_v) {  // x sinh(L)/L = x sinhc(phi)
+      for (Eigen::Index i = 0; i < len; ++i) F(i, 4) = h[i] * X[i] * num::sinhc(X[i] * Lv);
+    } else {
+      F.col(4).array() = h * sh;
+    }
   }
   // sum_i c_i r_i = Y c - (c.A) p - (c.C) t (spatial parts; time coordinates from tangency)
   const auto rest = [&](int col, auto out) {
-    buf.noalias() = Yb * F.col(col);
+    buf.noalias() = Yb.transpose() * F.col(col);
     out.tail(d_) = buf.tail(d_) - F.col(col).dot(F.col(0)) * p.tail(d_) - F.col(col).dot(F.col(1)) * t.tail(d_);
   };
   rest(3, sum_p);
@@ -211,7 +338,7 @@ void Hyperbolic::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet&
   finish_tangent(p, p0, sum_p);
   auto sv = sum_V.col(0);
   rest(4, sv);
-  if (!tiny_v) sv.tail(d_) /= Lv;
+  if (!tiny_v && !shc_weights) sv.tail(d_) /= Lv;
   sv.tail(d_) += Sxa * t.tail(d_);
   finish_tangent(p, p0, sv);
 }
