@@ -121,6 +121,112 @@ void Kendall::regression_residuals(CVecRef p, const PointSet& W, const PointSet&
                            });
 }
 
+#if defined(RIEMDP_LANES)
+namespace {
+
+// The per-point part of the frame pass (Kendall::gradient_pass_frame) on
+// vector lanes (lanes.h) for tau <= pi/6 and |x_i v| <= 1e5: the same
+// formulas (sincos_batch, asin_small_pq as on S^2). Writes the four weights
+// per point (columns 5..8 of the frame) and returns the four sums; `cut`
+// flags a point at the alignment's cut locus (the caller reruns the
+// per-point pass).
+struct KendallFrameInput {
+  const double* x;
+  const double *A, *B, *C, *E, *rr;
+  double *w0, *w1, *w2, *w3;
+  Eigen::Index len;
+  double Lv, tau, sin_tau;
+  bool tiny_v;
+};
+struct KendallFrameSums {
+  double a = 0.0, xa = 0.0, bc = 0.0, bs = 0.0;
+  bool cut = false;
+};
+
+template <class T, class Ops>
+inline KendallFrameSums kendall_frame_kernel(const KendallFrameInput& in) {
+  using namespace lanes;
+  constexpr int width = lane_count<T>::value;
+  const T zero = constant<T>(0.0), tau = constant<T>(in.tau), sin_tau = constant<T>(in.sin_tau),
+          quarter = constant<T>(0.25), mu_min = constant<T>(1e-14);
+  T acc_a = zero, acc_xa = zero, acc_bc = zero, acc_bs = zero;
+  auto cut = lt(zero, zero);  // all false
+  alignas(64) double buf[6][width], index[width];
+  for (int k = 0; k < width; ++k) index[k] = k;
+  const T* tag = nullptr;
+  const T lane_index = load(tag, index);
+  const double* src[6] = {in.x, in.A, in.B, in.C, in.E, in.rr};
+  double* dst[4] = {in.w0, in.w1, in.w2, in.w3};
+  for (Eigen::Index i0 = 0; i0 < in.len; i0 += width) {
+    const int len = static_cast<int>(std::min<Eigen::Index>(width, in.len - i0));
+    const double* ptr[6];
+    for (int c = 0; c < 6; ++c) {
+      ptr[c] = src[c] + i0;
+      if (len < width) {  // the last, padded batch: copies of its first point
+        for (int k = 0; k < width; ++k) buf[c][k] = ptr[c][k < len ? k : 0];
+        ptr[c] = buf[c];
+      }
+    }
+    const T xa = load(tag, ptr[0]), A = load(tag, ptr[1]), B = load(tag, ptr[2]), C = load(tag, ptr[3]),
+            E = load(tag, ptr[4]), rr = load(tag, ptr[5]);
+    T sp, cp;
+    sincos_batch<T>(abs(xa) * in.Lv, sp, cp);
+    const T msp = -sp;
+    sp = select(lt(xa, zero), msp, sp);  // sin of the signed angle x_i |v|
+    const T re = cp * A + sp * C, im = cp * B + sp * E, mu = Ops::sqrt(re * re + im * im);
+    cut = either(cut, negate(le(mu_min, mu)));
+    const T cps = re / mu, sps = im / mu;
+    const T a0 = cp * C - sp * A, b0 = cp * E - sp * B;
+    const T a = cps * a0 + sps * b0, b = cps * b0 - sps * a0;
+    const T s2 = a * a + b * b + rr, s = Ops::sqrt(s2);
+    // theta <= tau iff s <= sin tau; then asin(s)/s = 1 + P/Q, else tau/s
+    const auto inside = le(s, sin_tau);
+    T P, Q;
+    asin_small_pq<T>(select(lt(s2, quarter), s2, quarter), P, Q);
+    T h = select(inside, Q + P, tau) / select(inside, Q, s);
+    h = select(lt(zero, s2), h, zero);  // no residual
+    if (len < width) h = select(lt(lane_index, constant<T>(len)), h, zero);
+    // x sin(L)/L and x sin(2L)/(2L) as sin(phi)/|v|, sin(2 phi)/(2|v|) (the 1/|v| after the sums)
+    const T s1 = in.tiny_v ? xa : sp, s4 = in.tiny_v ? xa : sp * cp;
+    const T ha = h * a, hb = h * b;
+    acc_a += ha;
+    acc_xa += xa * ha;
+    acc_bc += hb * (cp * cp - sp * sp);
+    acc_bs += hb * s4;
+    const T hc = h * cp, hs = h * s1;
+    const T w[4] = {hc * cps, hc * sps, hs * cps, hs * sps};
+    for (int c = 0; c < 4; ++c)
+      for (int k = 0; k < len; ++k) dst[c][i0 + k] = lane(w[c], k);
+  }
+  KendallFrameSums out;
+  out.a = sum(acc_a);
+  out.xa = sum(acc_xa);
+  out.bc = sum(acc_bc);
+  out.bs = sum(acc_bs);
+  out.cut = any(cut);
+  return out;
+}
+
+using KendallLanesDefault = lanes::Twin<lanes::Twin<lanes::V2>>;
+using KendallOpsDefault = lanes::TwinOps<lanes::TwinOps<lanes::Ops2>>;
+RIEMDP_FLATTEN KendallFrameSums kendall_frame_default(const KendallFrameInput& in) {
+  return kendall_frame_kernel<KendallLanesDefault, KendallOpsDefault>(in);
+}
+#if defined(RIEMDP_LANES_DISPATCH)
+__attribute__((target("avx2"), flatten)) KendallFrameSums kendall_frame_avx2(const KendallFrameInput& in) {
+  return kendall_frame_kernel<lanes::Twin<lanes::V4>, lanes::TwinOps4Avx2>(in);
+}
+#endif
+KendallFrameSums kendall_frame(const KendallFrameInput& in) {
+#if defined(RIEMDP_LANES_DISPATCH)
+  if (lanes::isa() == 1) return kendall_frame_avx2(in);
+#endif
+  return kendall_frame_default(in);
+}
+
+}  // namespace
+#endif
+
 void Kendall::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet& Y, const Mat& x, Eigen::Index begin,
                                   Eigen::Index end, double tau, VecRef sum_p, Eigen::Ref<Mat> sum_V,
                                   RegressionScratch& scratch) const {
@@ -164,40 +270,57 @@ void Kendall::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet& Y,
   const double sin_tau = std::sin(std::min(tau, 1.0));
   double Sa = 0.0, Sxa = 0.0, Sbc = 0.0, Sbs = 0.0;
   bool cut = false;
-  for (Eigen::Index i = 0; i < len; ++i) {
-    const double xi = x(begin + i, 0), phi = xi * Lv;
-    if (!(std::abs(phi) <= max_L))
-      throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on kendall");
-    const double sp = std::sin(phi), cp = std::cos(phi);
-    const double A = F(i, 0), B = F(i, 1), C = F(i, 2), E = F(i, 3);
-    const double re = cp * A + sp * C, im = cp * B + sp * E, mu = std::sqrt(re * re + im * im);
-    cut = cut || !(mu >= 1e-14);
-    const double cps = re / mu, sps = im / mu;
-    const double a0 = cp * C - sp * A, b0 = cp * E - sp * B;
-    const double a = cps * a0 + sps * b0, b = cps * b0 - sps * a0;
-    const double s2 = a * a + b * b + F(i, 4), s = std::sqrt(s2);
-    double h;  // min(theta, tau) / s, s = sin(theta), theta in [0, pi/2]
-    if (small_tau) {  // as gradient_pass_s2: theta <= tau iff s <= sin(tau), then asin(s)/s = 1 + P/Q
-      double P, Q;
-      asin_small_pq<double>(std::min(s2, 0.25), P, Q);
-      const bool inside = s <= sin_tau;
-      h = (inside ? Q + P : tau) / (inside ? Q : s);
-    } else {
-      const double q = s2 / (1.0 + mu);  // 1 - mu for unit y
-      h = std::min(chord_angle_sq(s2 + q * q, s2 + (1.0 + mu) * (1.0 + mu)), tau) / s;
+  bool lanes_done = false;
+#if defined(RIEMDP_LANES)
+  if (small_tau && x.col(0).segment(begin, len).cwiseAbs().maxCoeff() * Lv <= 1e5) {
+    const KendallFrameInput in{x.col(0).data() + begin, F.col(0).data(), F.col(1).data(), F.col(2).data(),
+                               F.col(3).data(), F.col(4).data(), F.col(5).data(), F.col(6).data(),
+                               F.col(7).data(), F.col(8).data(), len, Lv, tau, sin_tau, tiny_v};
+    const KendallFrameSums sums = kendall_frame(in);
+    Sa = sums.a;
+    Sxa = sums.xa;
+    Sbc = sums.bc;
+    Sbs = sums.bs;
+    cut = sums.cut;
+    lanes_done = true;
+  }
+#endif
+  if (!lanes_done) {
+    for (Eigen::Index i = 0; i < len; ++i) {
+      const double xi = x(begin + i, 0), phi = xi * Lv;
+      if (!(std::abs(phi) <= max_L))
+        throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on kendall");
+      const double sp = std::sin(phi), cp = std::cos(phi);
+      const double A = F(i, 0), B = F(i, 1), C = F(i, 2), E = F(i, 3);
+      const double re = cp * A + sp * C, im = cp * B + sp * E, mu = std::sqrt(re * re + im * im);
+      cut = cut || !(mu >= 1e-14);
+      const double cps = re / mu, sps = im / mu;
+      const double a0 = cp * C - sp * A, b0 = cp * E - sp * B;
+      const double a = cps * a0 + sps * b0, b = cps * b0 - sps * a0;
+      const double s2 = a * a + b * b + F(i, 4), s = std::sqrt(s2);
+      double h;  // min(theta, tau) / s, s = sin(theta), theta in [0, pi/2]
+      if (small_tau) {  // as gradient_pass_s2: theta <= tau iff s <= sin(tau), then asin(s)/s = 1 + P/Q
+        double P, Q;
+        asin_small_pq<double>(std::min(s2, 0.25), P, Q);
+        const bool inside = s <= sin_tau;
+        h = (inside ? Q + P : tau) / (inside ? Q : s);
+      } else {
+        const double q = s2 / (1.0 + mu);  // 1 - mu for unit y
+        h = std::min(chord_angle_sq(s2 + q * q, s2 + (1.0 + mu) * (1.0 + mu)), tau) / s;
+      }
+      if (!(s2 > 0.0)) h = 0.0;
+      // x sin(L)/L and x sin(2L)/(2L) as sin(phi)/|v|, sin(2 phi)/(2|v|) (the 1/|v| after the sums)
+      const double s1 = tiny_v ? xi * num::sinc(phi) : sp, s4 = tiny_v ? xi * num::sinc(2.0 * phi) : sp * cp;
+      const double ha = h * a, hb = h * b;
+      Sa += ha;
+      Sxa += xi * ha;
+      Sbc += hb * (cp * cp - sp * sp);
+      Sbs += hb * s4;
+      F(i, 5) = h * cp * cps;
+      F(i, 6) = h * cp * sps;
+      F(i, 7) = h * s1 * cps;
+      F(i, 8) = h * s1 * sps;
     }
-    if (!(s2 > 0.0)) h = 0.0;
-    // x sin(L)/L and x sin(2L)/(2L) as sin(phi)/|v|, sin(2 phi)/(2|v|) (the 1/|v| after the sums)
-    const double s1 = tiny_v ? xi * num::sinc(phi) : sp, s4 = tiny_v ? xi * num::sinc(2.0 * phi) : sp * cp;
-    const double ha = h * a, hb = h * b;
-    Sa += ha;
-    Sxa += xi * ha;
-    Sbc += hb * (cp * cp - sp * sp);
-    Sbs += hb * s4;
-    F(i, 5) = h * cp * cps;
-    F(i, 6) = h * cp * sps;
-    F(i, 7) = h * s1 * cps;
-    F(i, 8) = h * s1 * sps;
   }
   if (cut) {  // the alignment's cut locus: the per-point pass
     const Vec pv = p_in;
