@@ -124,19 +124,23 @@ void Kendall::regression_residuals(CVecRef p, const PointSet& W, const PointSet&
 #if defined(RIEMDP_LANES)
 namespace {
 
-// The per-point part of the frame pass (Kendall::gradient_pass_frame) on
-// vector lanes (lanes.h) for tau <= pi/6 and |x_i v| <= 1e5: the same
-// formulas (sincos_batch, asin_small_pq as on S^2). Writes the four weights
-// per point (columns 5..8 of the frame) and returns the four sums; `cut`
-// flags a point at the alignment's cut locus (the caller reruns the
-// per-point pass).
+// The frame pass (Kendall::gradient_pass_frame) on vector lanes (lanes.h) for
+// tau <= pi/6, |x_i v| <= 1e5 and D = 2k <= kendall_lanes_max_dim, in one
+// read of the points: per batch of points the frame coordinates A, B, C, E,
+// the part r off the frame, then the same formulas as the scalar loop
+// (sincos_batch, asin_small_pq as on S^2), and the sums G_c = sum_i w_ci r_i
+// of the four weights. `cut` flags a point at the alignment's cut locus
+// (the caller reruns the per-point pass).
+constexpr int kendall_lanes_max_dim = 64;
 struct KendallFrameInput {
   const double* x;
-  const double *A, *B, *C, *E, *rr;
-  double *w0, *w1, *w2, *w3;
-  Eigen::Index len;
+  const double* Y;  // the points as rows: coordinate j of point i at Y[j * stride + i]
+  Eigen::Index stride, len;
+  int D;
+  const double* frame;  // D x 4, column-major: p, ip, t, it
   double Lv, tau, sin_tau;
   bool tiny_v;
+  double* G;  // D x 4, column-major (out)
 };
 struct KendallFrameSums {
   double a = 0.0, xa = 0.0, bc = 0.0, bs = 0.0;
@@ -147,28 +151,45 @@ template <class T, class Ops>
 inline KendallFrameSums kendall_frame_kernel(const KendallFrameInput& in) {
   using namespace lanes;
   constexpr int width = lane_count<T>::value;
+  const int D = in.D;
   const T zero = constant<T>(0.0), tau = constant<T>(in.tau), sin_tau = constant<T>(in.sin_tau),
           quarter = constant<T>(0.25), mu_min = constant<T>(1e-14);
   T acc_a = zero, acc_xa = zero, acc_bc = zero, acc_bs = zero;
+  T accG[4 * kendall_lanes_max_dim], r[kendall_lanes_max_dim];
+  for (int j = 0; j < 4 * D; ++j) accG[j] = zero;
   auto cut = lt(zero, zero);  // all false
-  alignas(64) double buf[6][width], index[width];
+  alignas(64) double buf[width], index[width];
   for (int k = 0; k < width; ++k) index[k] = k;
   const T* tag = nullptr;
   const T lane_index = load(tag, index);
-  const double* src[6] = {in.x, in.A, in.B, in.C, in.E, in.rr};
-  double* dst[4] = {in.w0, in.w1, in.w2, in.w3};
+  const double* fr = in.frame;
   for (Eigen::Index i0 = 0; i0 < in.len; i0 += width) {
     const int len = static_cast<int>(std::min<Eigen::Index>(width, in.len - i0));
-    const double* ptr[6];
-    for (int c = 0; c < 6; ++c) {
-      ptr[c] = src[c] + i0;
-      if (len < width) {  // the last, padded batch: copies of its first point
-        for (int k = 0; k < width; ++k) buf[c][k] = ptr[c][k < len ? k : 0];
-        ptr[c] = buf[c];
-      }
+    const bool padded = len < width;  // the last batch: copies of its first point
+    const double* px = in.x + i0;
+    if (padded) {
+      for (int k = 0; k < width; ++k) buf[k] = px[k < len ? k : 0];
+      px = buf;
     }
-    const T xa = load(tag, ptr[0]), A = load(tag, ptr[1]), B = load(tag, ptr[2]), C = load(tag, ptr[3]),
-            E = load(tag, ptr[4]), rr = load(tag, ptr[5]);
+    const T xa = load(tag, px);
+    T A = zero, B = zero, C = zero, E = zero;
+    for (int j = 0; j < D; ++j) {
+      const double* py = in.Y + j * in.stride + i0;
+      if (padded) {
+        for (int k = 0; k < width; ++k) buf[k] = py[k < len ? k : 0];
+        py = buf;
+      }
+      r[j] = load(tag, py);
+      A += r[j] * fr[j];
+      B += r[j] * fr[D + j];
+      C += r[j] * fr[2 * D + j];
+      E += r[j] * fr[3 * D + j];
+    }
+    T rr = zero;
+    for (int j = 0; j < D; ++j) {
+      r[j] = r[j] - A * fr[j] - B * fr[D + j] - C * fr[2 * D + j] - E * fr[3 * D + j];
+      rr += r[j] * r[j];
+    }
     T sp, cp;
     sincos_batch<T>(abs(xa) * in.Lv, sp, cp);
     const T msp = -sp;
@@ -194,10 +215,16 @@ inline KendallFrameSums kendall_frame_kernel(const KendallFrameInput& in) {
     acc_bc += hb * (cp * cp - sp * sp);
     acc_bs += hb * s4;
     const T hc = h * cp, hs = h * s1;
-    const T w[4] = {hc * cps, hc * sps, hs * cps, hs * sps};
-    for (int c = 0; c < 4; ++c)
-      for (int k = 0; k < len; ++k) dst[c][i0 + k] = lane(w[c], k);
+    const T w0 = hc * cps, w1 = hc * sps, w2 = hs * cps, w3 = hs * sps;
+    for (int j = 0; j < D; ++j) {
+      accG[4 * j] += w0 * r[j];
+      accG[4 * j + 1] += w1 * r[j];
+      accG[4 * j + 2] += w2 * r[j];
+      accG[4 * j + 3] += w3 * r[j];
+    }
   }
+  for (int j = 0; j < D; ++j)
+    for (int c = 0; c < 4; ++c) in.G[c * D + j] = sum(accG[4 * j + c]);
   KendallFrameSums out;
   out.a = sum(acc_a);
   out.xa = sum(acc_xa);
@@ -245,37 +272,29 @@ void Kendall::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet& Y,
     frame.col(2 * j + 1).head(k_) = -frame.col(2 * j).tail(k_);
     frame.col(2 * j + 1).tail(k_) = frame.col(2 * j).head(k_);
   }
-  // The chunk's points as a plain column-major block (copied when strided).
-  if (Y.innerStride() != 1) {
-    if (scratch.adj_p.rows() != D || scratch.adj_p.cols() < len) scratch.adj_p.resize(D, std::max<Eigen::Index>(len, 4096));
-    scratch.adj_p.leftCols(len) = Y.middleCols(begin, len);
+  // The points as rows (copied once per data set): the lanes kernel reads
+  // each coordinate of a batch of points from one place.
+  if (scratch.unit_source != Y.data() || scratch.unit.rows() != Y.cols() || scratch.unit.cols() != D ||
+      scratch.unit_inner != Y.innerStride() || scratch.unit_outer != Y.outerStride()) {
+    scratch.unit = Y.transpose();
+    scratch.unit_source = Y.data();
+    scratch.unit_inner = Y.innerStride();
+    scratch.unit_outer = Y.outerStride();
   }
-  const bool copied = Y.innerStride() != 1;
-  const Eigen::Map<const Mat, 0, Eigen::OuterStride<>> Yb(
-      copied ? scratch.adj_p.data() : Y.data() + begin * Y.outerStride(), D, len,
-      Eigen::OuterStride<>(copied ? D : Y.outerStride()));
-  F.leftCols(4).noalias() = Yb.transpose() * frame;
-  for (Eigen::Index i = 0; i < len; ++i) {  // |r_i|^2, the part of y_i off the frame
-    const double A = F(i, 0), B = F(i, 1), C = F(i, 2), E = F(i, 3);
-    const double* y = Yb.col(i).data();
-    double r2 = 0.0;
-    for (Eigen::Index j = 0; j < D; ++j) {
-      const double r = y[j] - A * frame(j, 0) - B * frame(j, 1) - C * frame(j, 2) - E * frame(j, 3);
-      r2 += r * r;
-    }
-    F(i, 4) = r2;
-  }
+  const auto Yb = scratch.unit.middleRows(begin, len);
   const double max_L = 1.0 / std::numeric_limits<double>::epsilon();
   const bool small_tau = tau <= num::pi / 6;  // public: the clip's formula
   const double sin_tau = std::sin(std::min(tau, 1.0));
   double Sa = 0.0, Sxa = 0.0, Sbc = 0.0, Sbs = 0.0;
   bool cut = false;
   bool lanes_done = false;
+  // G: the four sums sum_i c_i r_i of the weights c (cos psi and sin psi
+  // times h cos phi and h x sinc), r_i the part of y_i off the frame
+  auto G = scratch.W.rightCols(4);
 #if defined(RIEMDP_LANES)
-  if (small_tau && x.col(0).segment(begin, len).cwiseAbs().maxCoeff() * Lv <= 1e5) {
-    const KendallFrameInput in{x.col(0).data() + begin, F.col(0).data(), F.col(1).data(), F.col(2).data(),
-                               F.col(3).data(), F.col(4).data(), F.col(5).data(), F.col(6).data(),
-                               F.col(7).data(), F.col(8).data(), len, Lv, tau, sin_tau, tiny_v};
+  if (small_tau && D <= kendall_lanes_max_dim && x.col(0).segment(begin, len).cwiseAbs().maxCoeff() * Lv <= 1e5) {
+    const KendallFrameInput in{x.col(0).data() + begin, scratch.unit.data() + begin, scratch.unit.rows(), len,
+                               static_cast<int>(D), frame.data(), Lv, tau, sin_tau, tiny_v, G.data()};
     const KendallFrameSums sums = kendall_frame(in);
     Sa = sums.a;
     Sxa = sums.xa;
@@ -286,6 +305,16 @@ void Kendall::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet& Y,
   }
 #endif
   if (!lanes_done) {
+    for (int j = 0; j < 4; ++j) F.col(j).noalias() = Yb * frame.col(j);
+    {  // |r_i|^2, the part of y_i off the frame
+      auto r2 = F.col(4).array(), r = F.col(5).array();
+      const auto A = F.col(0).array(), B = F.col(1).array(), C = F.col(2).array(), E = F.col(3).array();
+      r2.setZero();
+      for (Eigen::Index j = 0; j < D; ++j) {
+        r = Yb.col(j).array() - A * frame(j, 0) - B * frame(j, 1) - C * frame(j, 2) - E * frame(j, 3);
+        r2 += r.square();
+      }
+    }
     for (Eigen::Index i = 0; i < len; ++i) {
       const double xi = x(begin + i, 0), phi = xi * Lv;
       if (!(std::abs(phi) <= max_L))
@@ -321,6 +350,14 @@ void Kendall::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet& Y,
       F(i, 7) = h * s1 * cps;
       F(i, 8) = h * s1 * sps;
     }
+    if (!cut) {
+      Eigen::Matrix4d along;
+      for (int j = 0; j < 4; ++j) {
+        for (int i = 0; i < 4; ++i) along(i, j) = F.col(i).dot(F.col(5 + j));
+        G.col(j).noalias() = Yb.transpose() * F.col(5 + j);
+      }
+      G.noalias() -= frame * along;
+    }
   }
   if (cut) {  // the alignment's cut locus: the per-point pass
     const Vec pv = p_in;
@@ -331,12 +368,7 @@ void Kendall::gradient_pass_frame(CVecRef p_in, const Mat& V, const PointSet& Y,
                                    });
     return;
   }
-  // R(c) = sum_i c_i (cos psi_i r_i - sin psi_i i r_i): buf = sum c cos psi r, ibuf = sum c sin psi r
-  // the four sums sum_i c_i r_i (c: the columns 5..8 of F) in one product
-  auto G = scratch.W.rightCols(4);
-  const Eigen::Matrix4d along = F.leftCols(4).transpose() * F.middleCols(5, 4);
-  G.noalias() = Yb * F.middleCols(5, 4);
-  G.noalias() -= frame * along;
+  // R(c) = sum_i c_i (cos psi_i r_i - sin psi_i i r_i) from G: sum c cos psi r, sum c sin psi r
   const auto rest = [&](int j, VecRef out) {  // R(c) = sum c cos psi r - i sum c sin psi r
     out.head(k_) = G.col(j).head(k_) + G.col(j + 1).tail(k_);
     out.tail(k_) = G.col(j).tail(k_) - G.col(j + 1).head(k_);
