@@ -352,7 +352,8 @@ run_config <- function(cf, idx) {
              ks_v = signif(coords[["ks_v"]], 3), ks_dc = signif(coords[["ks_dc"]], 3),
              pass = !is.na(res$reference) && cmp[["above_999"]] <= 1 / 400 && cmp[["ks_p"]] > 0.01 &&
                (is.na(res$ks_coef) || res$ks_coef > 0.01) &&
-               (K3 == 0L || min(coords[["prop_p"]], coords[["ks_v"]], coords[["ks_dc"]]) > 0.01),
+               # prop_p is NaN where every state of both samples is in the mode
+               (K3 == 0L || min(coords[["prop_p"]], coords[["ks_v"]], coords[["ks_dc"]], na.rm = TRUE) > 0.01),
              stringsAsFactors = FALSE)
 }
 
