@@ -153,6 +153,10 @@ samp_kng_euclid <- function(X, center, radius, sigma, proposal, batch, cap) {
     .Call(`_riemdp_samp_kng_euclid`, X, center, radius, sigma, proposal, batch, cap)
 }
 
+samp_kng_rejection <- function(M, X, center, radius, sigma, mu, fit_iter, n_proposals) {
+    .Call(`_riemdp_samp_kng_rejection`, M, X, center, radius, sigma, mu, fit_iter, n_proposals)
+}
+
 priv_frechet_sensitivity <- function(M, n, radius) {
     .Call(`_riemdp_priv_frechet_sensitivity`, M, n, radius)
 }

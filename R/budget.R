@@ -88,8 +88,12 @@ budget_rel_tol <- 1e-12
 #'   \eqn{\varepsilon}{epsilon}-DP) or `"mu"` (\eqn{\mu}{mu}-GDP composition).
 #' @return `dp_budget()` and `dp_spend()`: an object of class
 #'   `riemdp_budget`, with `entries` (a data frame: `release`, `kind`,
-#'   `epsilon`, `mu`), `type` (`"epsilon"` or `"mu"`, the unit in force),
-#'   `spent`, `total` (`NA` when there is none), `remaining` (in \eqn{\mu}{mu}:
+#'   `epsilon`, `mu`, `delta`), `type` (`"epsilon"` or `"mu"`, the unit in force),
+#'   `spent`, `delta` (the sum of the entries' \eqn{\delta}{delta}: an
+#'   \eqn{(\epsilon, \delta)}{(epsilon, delta)}-DP release, the exact K-norm gradient draw by
+#'   rejection of [dp_frechet_mean()], enters with its \eqn{\epsilon' = \epsilon +
+#'   \ln(1/(1-\delta))}{epsilon' = epsilon + ln(1/(1 - delta))} and its \eqn{\delta}{delta}, and only in a budget kept in
+#'   \eqn{\epsilon}{epsilon}), `total` (`NA` when there is none), `remaining` (in \eqn{\mu}{mu}:
 #'   the largest single \eqn{\mu}{mu} that still fits,
 #'   \eqn{\sqrt{total^2 - spent^2}}{sqrt(total^2 - spent^2)}) and `composition` (a sentence naming the
 #'   theorem). Methods `print()` and `format()`. `dp_check_budget()`: the
@@ -218,7 +222,9 @@ format.riemdp_budget <- function(x, digits = 4, ...) {
   }
   unit <- x$type
   c(head, tab,
-    sprintf("Spent: %s = %s (%s)", unit, fmt(x$spent), x$composition),
+    sprintf("Spent: %s = %s (%s)%s", unit, fmt(x$spent), x$composition,
+            if (isTRUE(x$delta > 0)) sprintf("; delta = %s (the sum of the (epsilon, delta)-DP entries' deltas)",
+                                             format(x$delta, digits = 3)) else ""),
     if (is.na(x$total)) "Total: none set" else
       sprintf("Total: %s = %s; remaining: %s = %s", unit, fmt(x$total, down = TRUE), unit, fmt(x$remaining, down = TRUE)))
 }
@@ -237,7 +243,7 @@ print.riemdp_budget <- function(x, ...) {
 
 budget_empty_entries <- function() {
   data.frame(release = character(0), kind = character(0), epsilon = numeric(0), mu = numeric(0),
-             stringsAsFactors = FALSE)
+             delta = numeric(0), stringsAsFactors = FALSE)
 }
 
 check_budget_total <- function(total, call) {
@@ -305,14 +311,25 @@ budget_entry <- function(r, label, arg, call) {
     eps <- r$epsilon
     if (!is.numeric(eps) || length(eps) != 1L || !is.finite(eps) || eps <= 0)
       abort(sprintf("`%s` is an epsilon-DP release without a valid `epsilon` field; it cannot be accounted", arg), call)
-    return(data.frame(release = label, kind = "epsilon-DP", epsilon = eps, mu = gdp_from_dp(eps),
+    return(data.frame(release = label, kind = "epsilon-DP", epsilon = eps, mu = gdp_from_dp(eps), delta = 0,
+                      stringsAsFactors = FALSE))
+  }
+  # the exact K-norm gradient draw by rejection: (epsilon', delta)-DP with
+  # epsilon' = epsilon + ln(1/(1 - delta_f)), delta = delta_f
+  if (identical(g, "(epsilon, delta)-DP")) {
+    eps <- r$epsilon_total
+    del <- r$delta
+    if (!is.numeric(eps) || length(eps) != 1L || !is.finite(eps) || eps <= 0 ||
+        !is.numeric(del) || length(del) != 1L || !is.finite(del) || del < 0 || del >= 1)
+      abort(sprintf("`%s` is an (epsilon, delta)-DP release without valid `epsilon_total` and `delta` fields; it cannot be accounted", arg), call)
+    return(data.frame(release = label, kind = "(epsilon, delta)-DP", epsilon = eps, mu = NA_real_, delta = del,
                       stringsAsFactors = FALSE))
   }
   if (identical(g, "mu-GDP")) {
     mu <- r$mu
     if (!is.numeric(mu) || length(mu) != 1L || is.na(mu))
       abort(sprintf("`%s` is a mu-GDP release whose mu was not computed (mu = NA: a Gaussian release given `sigma` on a manifold without constant curvature, such as spd or kendall; Jiang et al. 2023 Thm 4.1 computes mu only on constant curvature), so no budget can account for it; for an accountable release on that manifold use mechanism = \"laplace\" or \"kng\" with `epsilon`, or record its privacy loss yourself with dp_spend(budget, mu = ...) if you have a bound on it", arg), call)
-    return(data.frame(release = label, kind = "mu-GDP", epsilon = NA_real_, mu = mu, stringsAsFactors = FALSE))
+    return(data.frame(release = label, kind = "mu-GDP", epsilon = NA_real_, mu = mu, delta = 0, stringsAsFactors = FALSE))
   }
   abort(sprintf("`%s` carries no differential-privacy guarantee (guarantee: %s), so it cannot be accounted%s",
                 arg, if (is.character(g) && length(g) == 1L) g else "none",
@@ -322,17 +339,17 @@ budget_entry <- function(r, label, arg, call) {
 budget_planned_entry <- function(epsilon, mu, label, call) {
   if (!is.null(epsilon)) {
     epsilon <- check_positive(epsilon, "epsilon", call)
-    return(data.frame(release = label, kind = "epsilon-DP", epsilon = epsilon, mu = gdp_from_dp(epsilon),
+    return(data.frame(release = label, kind = "epsilon-DP", epsilon = epsilon, mu = gdp_from_dp(epsilon), delta = 0,
                       stringsAsFactors = FALSE))
   }
   mu <- check_positive(mu, "mu", call)
-  data.frame(release = label, kind = "mu-GDP", epsilon = NA_real_, mu = mu, stringsAsFactors = FALSE)
+  data.frame(release = label, kind = "mu-GDP", epsilon = NA_real_, mu = mu, delta = 0, stringsAsFactors = FALSE)
 }
 
 # The unit in force for a set of entries.
 budget_type <- function(requested, entries) {
   if (requested != "auto") return(requested)
-  if (all(entries$kind == "epsilon-DP")) "epsilon" else "mu"
+  if (all(entries$kind %in% c("epsilon-DP", "(epsilon, delta)-DP"))) "epsilon" else "mu"
 }
 
 # The composed total, rounded up (gdp_compose() rounds up too): n - 1
@@ -357,8 +374,13 @@ budget_add <- function(b, e, arg, call, release = NULL) {
   if (!is.na(fp) && fp %in% prints)
     abort(sprintf("`%s` is already recorded in this budget (entry \"%s\"): the same release published again discloses nothing new, so it is not charged twice; the budget is unchanged. A new release (a new draw) is a different object and is charged",
                   arg, b$entries$release[match(fp, prints)]), call)
-  entries <- rbind(b$entries, e)
+  old <- b$entries
+  if (is.null(old$delta)) old$delta <- rep(0, nrow(old))  # a budget stored before deltas were accounted
+  entries <- rbind(old, e)
   type <- budget_type(b$requested, entries)
+  if (type == "mu" && any(entries$kind == "(epsilon, delta)-DP"))
+    abort(sprintf("`%s` cannot be accounted in a budget kept in mu: %s, and an (epsilon, delta)-DP release (the exact K-norm gradient draw by rejection) has no mu-GDP guarantee; keep (epsilon, delta) releases in a budget kept in epsilon, or draw the release by the chain (method = \"mh\", an epsilon-DP law whose draw is checked empirically)",
+                  arg, if (e$kind == "(epsilon, delta)-DP") "it is (epsilon, delta)-DP" else "the budget holds an (epsilon, delta)-DP release"), call)
   spent <- budget_spent(type, entries)
   tot <- b$total_value
   if (!is.na(tot) && spent > tot * (1 + budget_rel_tol)) {
@@ -379,6 +401,8 @@ budget_refresh <- function(b) {
   b$entries <- e
   b$type <- budget_type(b$requested, e)
   b$spent <- budget_spent(b$type, e)
+  # deltas add under basic composition (Dwork & Roth 2014, Thm 3.16)
+  b$delta <- sum(e$delta %||% 0)
   b$total <- b$total_value
   # rounded down (what may still be spent)
   b$remaining <- if (is.na(b$total)) NA_real_ else if (b$type == "epsilon") max(0, b$total - b$spent) else

@@ -15,7 +15,10 @@
 #'   on the ball, \eqn{\sigma = 2\Delta_g/\epsilon}{sigma = 2 Delta_g/epsilon} with \eqn{\Delta_g}{Delta_g} from
 #'   [sensitivity_frechet_gradient()]; the normalising constant depends on
 #'   the data, so `"footprint_free"` is refused. On [manifold_euclidean()] it
-#'   is drawn exactly (see Exact KNG on Euclidean space); elsewhere by
+#'   is drawn exactly (see Exact KNG on Euclidean space), on spheres exactly
+#'   by rejection with a fixed public run time (see Exact KNG by rejection on
+#'   spheres: an \eqn{(\epsilon', \delta)}{(epsilon', delta)}-DP guarantee with
+#'   \eqn{\delta \le 10^{-15}}{delta <= 1e-15}); elsewhere by
 #'   Metropolis-Hastings started at the public centre. Every chain iteration
 #'   evaluates the gradient, one pass over all \eqn{n}{n} points, and the
 #'   chain's length is fixed by the dimension and `control`, so the run time
@@ -116,6 +119,39 @@
 #' falls back to Metropolis-Hastings and `method = "exact"` is an error;
 #' `method = "mh"` always uses the chain.
 #'
+#' @section Exact KNG by rejection on spheres:
+#' On [manifold_sphere()] the K-norm gradient law
+#' \eqn{f_D(z) \propto \exp(-|G_D(z)|/\sigma)}{f_D(z) propto exp(-|G_D(z)| / sigma)} on the
+#' ball \eqn{B_r(c)}{B_r(c)}, \eqn{G_D(z) = -\frac1n\sum_i Log_z(x_i)}{G_D(z) = -(1/n) sum_i Log_z(x_i)},
+#' is drawn exactly by rejection (`method = "auto"` or `"exact"`). Every point
+#' of the ball is within \eqn{\rho = 2r < \pi/2}{rho = 2 r < pi/2} of every data point, so the
+#' Hessian of the Fréchet cost lies between \eqn{\mu I}{mu I} and \eqn{I}{I} there, with
+#' \eqn{\mu = \rho\cot\rho}{mu = rho cot(rho)}; hence
+#' \eqn{|G_D(z)| \ge \mu\,d(z, \hat z) - |G_D(\hat z)|}{|G_D(z)| >= mu d(z, zhat) - |G_D(zhat)|}
+#' for every \eqn{\hat z}{zhat} in the ball. The release fits \eqn{\hat z}{zhat} by a public,
+#' fixed number K of unit gradient steps from `center` (each clipped to the
+#' ball), proposes N points from the Riemannian Laplace law at
+#' \eqn{\hat z}{zhat} with scale \eqn{\sigma/\mu}{sigma/mu} ([riem_rlaplace()]'s
+#' convention: density \eqn{\propto \exp(-\mu d/\sigma)}{propto exp(-mu d / sigma)}), and keeps a proposal
+#' \eqn{z}{z} in the ball with probability
+#' \eqn{\exp(-(|G_D(z)| - \mu d(z, \hat z) + |G_D(\hat z)|)/\sigma) \le 1}{exp(-(|G_D(z)| - mu d(z, zhat) + |G_D(zhat)|) / sigma) <= 1}:
+#' the kept proposals follow \eqn{f_D}{f_D} exactly, whatever \eqn{\hat z}{zhat} is. All N
+#' proposals are evaluated and the first kept one is released; if none is
+#' kept, the public `center`. The acceptance rate of every data set is at
+#' least a public \eqn{a_{min}}{a_min} (the minimiser on the boundary of the ball is
+#' the worst case; the fit's gradient is at most
+#' \eqn{r(1-\mu)^{K/2}}{r (1 - mu)^(K/2)}), so the centre is released with probability
+#' at most \eqn{\delta_f = (1 - a_{min})^N \le 10^{-15}}{delta_f = (1 - a_min)^N <= 1e-15}, and the release is
+#' \eqn{(\epsilon + \ln(1/(1-\delta_f)), \delta_f)}{(epsilon + ln(1/(1 - delta_f)), delta_f)}-DP (the accounting of
+#' Seeman, Reimherr & Slavkovic 2021 for exact samplers with a finite run
+#' time). K and N depend on n, \eqn{\epsilon}{epsilon}, `radius` and the dimension only:
+#' on \eqn{S^2}{S^2} with radius \eqn{\pi/8}{pi/8}, n = 1000 and \eqn{\epsilon = 1}{epsilon = 1}, K = 12 and N = 97
+#' (\eqn{a_{min}}{a_min} = 0.30, 110 passes over the data, against 600 steps of the
+#' chain). Where N would exceed \eqn{10^5}{1e5} (radius near \eqn{\pi/4}{pi/4} in
+#' higher dimension) `"auto"` uses the chain and `"exact"` is an error.
+#' With private `bounds` the mean is drawn by the chain. Floating point makes
+#' any sampler only approximately the real-valued law.
+#'
 #' @section Choosing the public parameters:
 #' `radius` is a geodesic distance of `M`: an angle in radians on the sphere
 #' (on Earth, km / 6371), and on SPD the affine-invariant distance
@@ -189,7 +225,8 @@
 #'   `mu`); \eqn{\sigma}{sigma} is then [gdp_sigma()]`(M, mu, Delta)`.
 #' @param method Sampler for the Laplace and Gaussian laws, as in
 #'   [riem_rlaplace()], and for the K-norm gradient mechanism on Euclidean
-#'   space (`"auto"`: exact where a public bound allows, `"exact"`, `"mh"`).
+#'   space and on spheres (`"auto"`: exact where a public bound allows,
+#'   `"exact"`, `"mh"`).
 #' @param control `NULL` (the default) or settings from [mcmc_control()]: for
 #'   `method = "mh"` and the spd log-eigenvalue chain, the random-walk chain;
 #'   for the K-norm gradient mechanism off Euclidean space, the length of its
@@ -207,11 +244,18 @@
 #'   publish; use them on public or simulated data.
 #' @return An object of class `c("riemdp_frechet_release", "riemdp_release")`:
 #'   `estimate` (the private point), `manifold`, `mechanism`, `guarantee`
-#'   (`"epsilon-DP"` or `"mu-GDP"`), `epsilon`, `mu` (the Gaussian's
+#'   (`"epsilon-DP"`, `"mu-GDP"`, or `"(epsilon, delta)-DP"` for the exact
+#'   K-norm gradient draw by rejection), `guarantee_kind` (`"exact"`: an
+#'   exact sampler; `"exact-rejection"`: exact by rejection with a fixed number
+#'   of proposals, with `delta` = \eqn{\delta_f}{delta_f}, `epsilon_total` =
+#'   \eqn{\epsilon + \ln(1/(1-\delta_f))}{epsilon + ln(1/(1 - delta_f))} and its public constants in
+#'   `rejection`; `"empirical-chain"`: a Markov chain whose convergence is
+#'   checked empirically, not proven), `delta` (0 unless
+#'   `"exact-rejection"`), `epsilon`, `mu` (the Gaussian's
 #'   \eqn{\mu}{mu}, `NA` where it needs constant curvature; for
 #'   \eqn{\epsilon}{epsilon}-DP releases the \eqn{\mu}{mu} it implies), `sigma`, `sensitivity`,
 #'   `normalizer`, `n`, `radius`, `center`, `outside`, `sampler`
-#'   (`"exact"`, `"kng-chain"`, `"mh"` or `"eigen-mh"`), `control`,
+#'   (`"exact"`, `"exact-rejection"`, `"kng-chain"`, `"mh"` or `"eigen-mh"`), `control`,
 #'   `diagnostics` (`NULL` unless requested) and `call`. The
 #'   estimate keeps the names of the data's layout (column names, or the
 #'   matrices' dimnames on spd and kendall: public metadata), else the
@@ -337,10 +381,24 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                     format(radius, digits = 4), format(plan$bound, digits = 3)), call)
     plan <- NULL
   }
-  if (diagnostics && !(mechanism == "kng" && is.null(plan)))
+  # KNG on a sphere: an exact draw by rejection from a Riemannian Laplace
+  # envelope with a fixed public run time (R/kng-rejection.R), its constants
+  # from public numbers only (NULL: the chain).
+  rej <- if (mechanism == "kng" && kng_rejection_supported(M) && method != "mh")
+           kng_rejection_plan(M, n, epsilon, radius) else NULL
+  if (!is.null(rej) && !rej$available) {
+    if (method == "exact")
+      abort(sprintf("`method = \"exact\"`: the exact K-norm gradient draw by rejection on %s is not available here (n = %d, epsilon = %s, radius = %s): %s; use method = \"auto\" or \"mh\" (the Metropolis-Hastings chain)",
+                    manifold_label(M), n, format(epsilon, digits = 4), format(radius, digits = 4), rej$reason), call)
+    rej <- NULL
+  }
+  if (mechanism == "kng" && method == "exact" && is.null(plan) && is.null(rej) && M$type != "euclidean")
+    abort(sprintf("`method = \"exact\"`: the K-norm gradient mechanism has an exact sampler on Euclidean space and on spheres only, not on %s; use method = \"auto\" or \"mh\" (the Metropolis-Hastings chain)",
+                  manifold_label(M)), call)
+  if (diagnostics && !(mechanism == "kng" && is.null(plan) && is.null(rej)))
     abort(sprintf("`diagnostics = TRUE` reports on the K-norm gradient chain, and this release is %s; use mechanism = \"kng\"%s, or leave diagnostics FALSE",
                   if (mechanism == "kng") "an exact draw (no chain)" else sprintf("drawn by the %s mechanism", mechanism),
-                  if (M$type == "euclidean") " with method = \"mh\"" else ""), call)
+                  if (M$type == "euclidean" || !is.null(rej)) " with method = \"mh\"" else ""), call)
 
   # The data enter only below: ball check / clipping, then the Frechet mean
   # (the footprint) or the KNG target.
@@ -353,6 +411,13 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
                     format(plan$n_proposals, big.mark = ","), format(plan$bound, digits = 3)), call)
     estimate <- from_values(M, res$draw, 1L, TRUE, center)
     sampler <- "exact"
+    rm(res)
+  } else if (!is.null(rej)) {
+    # fit_iter fit steps, one pass at the fit and N proposals, all evaluated,
+    # whatever the data; no proposal accepted: the public centre
+    res <- core_call(samp_kng_rejection(M, S, C, radius, sigma, rej$mu, rej$fit_iter, rej$N), call)
+    estimate <- from_values(M, res$draw, 1L, TRUE, center)
+    sampler <- "exact-rejection"
     rm(res)
   } else if (mechanism == "kng") {
     res <- kng_chain_draw(M, S, NULL, sigma, NULL, init$x, radius, NULL, kng_ctl, diagnostics, call, center = C$x)
@@ -379,11 +444,16 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   estimate <- from_values(M, geom_representative(M, C, as_set(M, estimate, "estimate"), by_row), 1L, TRUE,
                           release_layout(M, X, center))
   mark_release_diagnostics(structure(list(estimate = estimate, manifold = M, mechanism = mechanism,
-                 guarantee = if (mechanism == "gaussian") "mu-GDP" else "epsilon-DP",
-                 epsilon = epsilon, mu = mu, sigma = sigma, sensitivity = Delta, normalizer = normalizer,
+                 guarantee = if (mechanism == "gaussian") "mu-GDP" else if (!is.null(rej)) "(epsilon, delta)-DP" else "epsilon-DP",
+                 guarantee_kind = release_guarantee_kind(sampler),
+                 epsilon = epsilon, mu = if (is.null(rej)) mu else NA_real_,
+                 delta = if (is.null(rej)) 0 else rej$delta_f,
+                 epsilon_total = if (is.null(rej)) epsilon else rej$epsilon_total,
+                 rejection = if (is.null(rej)) NULL else rej[c("mu", "a_min", "N", "delta_f", "fit_iter", "fit_bound", "passes")],
+                 sigma = sigma, sensitivity = Delta, normalizer = normalizer,
                  n = n, radius = radius, center = from_values(M, C$x, 1L, TRUE, center),
                  outside = outside, sampler = sampler,
-                 control = if (sampler == "exact") NULL
+                 control = if (sampler %in% c("exact", "exact-rejection")) NULL
                            else if (sampler == "kng-chain") kng_ctl[c("n_iter", "burn_in", "adapt", "target_accept")]
                            else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = diag_out, call = call),
@@ -543,26 +613,57 @@ guarantee_sentence <- function(x) {
                     exact = if (x$mechanism == "kng") sprintf("an exact draw (%s)", kng_exact_label(x)) else "an exact draw",
                     mh = "a Metropolis-Hastings draw (the guarantee is that of the exact law, which the chain approximates)",
                     `kng-chain` = kng_chain_sentence(x$control, "(the centre, or control$init)"),
-                    `eigen-mh` = "the eigen-decomposition construction with Metropolis-Hastings on the log-eigenvalues (the guarantee is that of the exact law, which the chain approximates)")
+                    `eigen-mh` = "the eigen-decomposition construction with Metropolis-Hastings on the log-eigenvalues (the guarantee is that of the exact law, which the chain approximates)",
+                    `exact-rejection` = "an exact draw by rejection")
   if (x$mechanism == "gaussian") {
     mu <- x$mu %||% NA_real_
     how <- if (is.infinite(mu)) "Inf (no finite mu is computable at this sigma: the laws at two footprints Delta apart are numerically disjoint; no privacy is claimed)"
            else if (x$manifold$type == "euclidean") sprintf("Delta/sigma = %s", format_guarantee(mu, 4))
            else sprintf("%s (gdp_mu(), Jiang et al. 2023 Thm 4.1%s)", format_guarantee(mu, 4),
                         if (x$sensitivity > pi && x$manifold$type == "sphere") ", with Delta capped at pi, the sphere's diameter" else "")
-    return(sprintf("%s: Riemannian Gaussian mechanism with sigma = %s and sensitivity Delta = %s (n = %d, radius %s; Reimherr et al. 2021 Thm 2, Jiang et al. 2023 Thm 3.2)%s; %s.",
+    return(paste(sprintf("%s: Riemannian Gaussian mechanism with sigma = %s and sensitivity Delta = %s (n = %d, radius %s; Reimherr et al. 2021 Thm 2, Jiang et al. 2023 Thm 3.2)%s; %s.",
                    if (is.na(mu)) "mu-GDP" else sprintf("mu-GDP with mu = %s", how),
                    format(x$sigma, digits = 4), format(x$sensitivity, digits = 4), x$n, format(x$radius, digits = 4),
                    if (is.na(mu)) sprintf("; mu is not computed on %s: it needs constant curvature (Jiang et al. 2023 Thm 4.1), so no privacy budget can account for this release (dp_budget() and dp_spend() refuse it; for an accountable release use mechanism = \"laplace\" or \"kng\" with `epsilon`)", x$manifold$type) else "",
-                   sampler))
+                   sampler), guarantee_kind_sentence(x)))
   }
   mech <- if (x$mechanism == "laplace") "Riemannian Laplace mechanism" else "K-norm gradient mechanism"
   factor <- if (x$normalizer == "conservative") "2*Delta/epsilon" else "Delta/epsilon (footprint-free normaliser)"
-  sprintf("%s-DP (pure epsilon-DP): %s with sigma = %s = %s, sensitivity Delta = %s from n = %d and radius %s (%s); %s. %s",
+  source <- if (x$mechanism == "laplace") "Reimherr et al. 2021 Thm 1-2" else "gradient sensitivity, Reimherr et al. 2021 suppl. Lemma 1"
+  if (identical(x$sampler, "exact-rejection")) return(kng_rejection_sentence(x, factor, source))
+  sprintf("%s-DP (pure epsilon-DP): %s with sigma = %s = %s, sensitivity Delta = %s from n = %d and radius %s (%s); %s. %s %s",
           format_guarantee(x$epsilon, 4), mech, factor, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4),
-          x$n, format(x$radius, digits = 4),
-          if (x$mechanism == "laplace") "Reimherr et al. 2021 Thm 1-2" else "gradient sensitivity, Reimherr et al. 2021 suppl. Lemma 1",
-          sampler, implied_mu_sentence(x$epsilon))
+          x$n, format(x$radius, digits = 4), source,
+          sampler, implied_mu_sentence(x$epsilon), guarantee_kind_sentence(x))
+}
+
+# The kind of guarantee a release carries, from its sampler: "exact" (an
+# exact sampler of the mechanism's law), "exact-rejection" (exact by
+# rejection with a fixed number of proposals and a public fallback: an
+# (epsilon', delta) guarantee) or "empirical-chain" (a Markov chain whose
+# convergence to the law is checked empirically, not proven).
+release_guarantee_kind <- function(sampler) {
+  switch(sampler, exact = "exact", `exact-rejection` = "exact-rejection", "empirical-chain")
+}
+
+guarantee_kind_sentence <- function(x) {
+  kind <- x$guarantee_kind %||% release_guarantee_kind(x$sampler)
+  switch(kind,
+         exact = "Guarantee kind: exact (the draw is an exact sample of the mechanism's law).",
+         `exact-rejection` = "Guarantee kind: exact-rejection.",
+         "Guarantee kind: empirical-chain (the epsilon above is that of the mechanism's exact law; that this chain's draw follows it is checked empirically, not proven).")
+}
+
+# The guarantee of a K-norm gradient release drawn exactly by rejection
+# (R/kng-rejection.R): its law is the epsilon-DP K-norm gradient law mixed
+# with an atom at the public centre of mass at most delta_f.
+kng_rejection_sentence <- function(x, factor, source) {
+  rj <- x$rejection
+  sprintf("(epsilon', delta)-DP with epsilon' = epsilon + ln(1/(1 - delta_f)) = %s + %s and delta = delta_f = %s, exact by rejection: K-norm gradient mechanism with sigma = %s = %s, sensitivity Delta = %s from n = %d and radius %s (%s), whose law is %s-DP; drawn exactly by rejection from a Riemannian Laplace envelope of scale sigma/mu (mu = %s) at a fit of %d fixed gradient steps, with %s proposals all evaluated (%s gradient passes whatever the data; Seeman, Reimherr & Slavkovic 2021 for exact samplers with a fixed run time). Every data set has acceptance at least a_min = %s, so no proposal is accepted, and the public centre is released, with probability at most delta_f = (1 - a_min)^N. Guarantee kind: exact-rejection.",
+          format_guarantee(x$epsilon, 4), format(-log1p(-rj$delta_f), digits = 3), format(rj$delta_f, digits = 3),
+          factor, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4), x$n, format(x$radius, digits = 4),
+          source, format_guarantee(x$epsilon, 4), format(rj$mu, digits = 4), as.integer(rj$fit_iter),
+          format(rj$N, big.mark = ","), format(rj$passes, big.mark = ","), format(rj$a_min, digits = 3))
 }
 
 # The mu-GDP that a pure epsilon-DP release implies (Dong et al. 2022), for

@@ -265,7 +265,8 @@ run_config <- function(cf, idx) {
     starts <- list(d$center, riem_exp(M, d$center, 0.9 * d$radius * u_far))
     release <- function(control) function(i) {
       if (!is.null(control)) control$init <- starts[[1L + (i %% 2L)]]
-      args <- list(M, d$X, epsilon = eps, radius = d$radius, center = d$center, mechanism = "kng")
+      # the chain (method = "mh"): on spheres the default is the exact draw by rejection
+      args <- list(M, d$X, epsilon = eps, radius = d$radius, center = d$center, mechanism = "kng", method = "mh")
       if (!is.null(control)) args$control <- control
       rel <- do.call(dp_frechet_mean, args)
       c(L = conf_level_frechet(rel, d$X), sigma = as.double(rel$sigma))
@@ -277,7 +278,7 @@ run_config <- function(cf, idx) {
     margin <- min(d$radius - riem_dist(M, d$center, fm), 0.5)
     long <- release(long_control(D, cf$n))
     long_diag <- function(j) {
-      dp_frechet_mean(M, d$X, epsilon = eps, radius = d$radius, center = d$center, mechanism = "kng",
+      dp_frechet_mean(M, d$X, epsilon = eps, radius = d$radius, center = d$center, mechanism = "kng", method = "mh",
                       control = long_control(D, cf$n), diagnostics = TRUE)$diagnostics
     }
   }

@@ -5,6 +5,7 @@
 #include "riemdp/geometry/spd.h"
 #include "riemdp/parallel.h"
 #include "riemdp/privacy/ball.h"
+#include "riemdp/privacy/kng_rejection.h"
 #include "riemdp/privacy/regression_kng.h"
 #include "riemdp/privacy/sensitivity.h"
 #include "riemdp/privacy/targets.h"
@@ -291,6 +292,28 @@ Rcpp::List samp_kng_euclid(Rcpp::List X, Rcpp::List center, double radius, doubl
                             Rcpp::Named("draw") = r.found ? Rcpp::NumericVector(x.data(), x.data() + d)
                                                           : Rcpp::NumericVector(0),
                             Rcpp::Named("proposals") = r.proposals, Rcpp::Named("accepted") = r.accepted);
+}
+
+// The exact K-norm gradient release of a Frechet mean by rejection from a
+// Riemannian Laplace envelope (kng_rejection.h): fit_iter fit steps from the
+// centre, then n_proposals proposals, all evaluated. `accepted` and `first`
+// depend on the data: for tests only, never stored in a release.
+// [[Rcpp::export]]
+Rcpp::List samp_kng_rejection(Rcpp::List M, Rcpp::List X, Rcpp::List center, double radius, double sigma, double mu,
+                              int fit_iter, double n_proposals) {
+  auto m = make_manifold(M);
+  const int D = m->ambient();
+  Set S(X, D), C(center, D);
+  Vec c(D), x(D);
+  C.get(0, c);
+  Xoshiro256pp rng = rng_from_r();
+  const KngRejectionResult r = interruptible([&] {
+    return kng_rejection_draw(*m, S.points, c, radius, sigma, mu, fit_iter, static_cast<long>(n_proposals), rng, x);
+  });
+  return Rcpp::List::create(Rcpp::Named("found") = r.found, Rcpp::Named("draw") = Rcpp::NumericVector(x.data(), x.data() + D),
+                            Rcpp::Named("accepted") = static_cast<double>(r.accepted),
+                            Rcpp::Named("first") = static_cast<double>(r.first),
+                            Rcpp::Named("gradient_passes") = static_cast<double>(r.gradient_passes));
 }
 
 // Sensitivities and the admissible radius (methods article, "Sensitivities and public domains").

@@ -289,7 +289,7 @@ test_that("the diagnostic chains of a KNG release start inside the ball whatever
     st <- riemdp:::kng_chain_starts(S2, inits[i, ], radius, 1, 0L, 4L, around = c0)
     expect_equal(st$p[, 1], inits[i, ])
     expect_true(all(riem_dist(S2, c0, t(st$p)) < radius))
-    rel <- dp_frechet_mean(S2, X, epsilon = 1, radius = radius, center = c0, mechanism = "kng",
+    rel <- dp_frechet_mean(S2, X, epsilon = 1, radius = radius, center = c0, mechanism = "kng", method = "mh",
                            control = mcmc_control(init = inits[i, ], n_iter = 300, burn_in = 300, verbose = FALSE),
                            diagnostics = TRUE)
     expect_s3_class(rel, "riemdp_frechet_release")
@@ -348,8 +348,8 @@ test_that("an object holding chain diagnostics is marked at creation: budgets an
   S2 <- manifold_sphere(2)
   set.seed(3314)
   X <- riem_rgaussian(S2, 100, c(0, 0, 1), 0.1)
-  fr <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5, center = c(0, 0, 1), mechanism = "kng", control = ctl,
-                        diagnostics = TRUE)
+  fr <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5, center = c(0, 0, 1), mechanism = "kng", method = "mh",
+                        control = ctl, diagnostics = TRUE)
   x <- runif(100)
   g <- dp_geodesic_regression(S2, x, X, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1), center = c(0, 0, 1),
                               radius = 0.5, control = ctl, diagnostics = TRUE)
@@ -389,7 +389,8 @@ test_that("an object holding chain diagnostics is marked at creation: budgets an
     expect_identical(clean2, clean)
   }
   # a release without diagnostics carries no mark
-  plain <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5, center = c(0, 0, 1), mechanism = "kng", control = ctl)
+  plain <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5, center = c(0, 0, 1), mechanism = "kng", method = "mh",
+                           control = ctl)
   expect_null(attr(plain, "riemdp_diagnostics"))
 })
 
@@ -403,7 +404,7 @@ test_that("prints and help pages cite what an installed package's user can open,
   S2 <- manifold_sphere(2)
   set.seed(3315)
   X <- riem_rgaussian(S2, 50, c(0, 0, 1), 0.1)
-  rel <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5, center = c(0, 0, 1), mechanism = "kng",
+  rel <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5, center = c(0, 0, 1), mechanism = "kng", method = "mh",
                          control = mcmc_control(n_iter = 100, burn_in = 100, verbose = FALSE))
   out <- gsub("\\s+", " ", paste(capture.output(print(rel)), collapse = " "))
   expect_false(grepl("bench/", out, fixed = TRUE))

@@ -36,7 +36,7 @@ test_that("a long K-norm gradient release stops within seconds of SIGINT", {
     "S2 <- manifold_sphere(2)",
     "X <- riem_rgaussian(S2, 200, c(0, 0, 1), 0.05)",
     "X <- X[riem_dist(S2, c(0, 0, 1), X) < pi / 8, ]",
-    "r <- dp_frechet_mean(S2, X, epsilon = 1, radius = pi / 8, center = c(0, 0, 1), mechanism = 'kng', control = mcmc_control(n_iter = 2e9))"))
+    "r <- dp_frechet_mean(S2, X, epsilon = 1, radius = pi / 8, center = c(0, 0, 1), mechanism = 'kng', method = 'mh', control = mcmc_control(n_iter = 2e9))"))
   expect_lt(res$elapsed, 5)
   expect_false(res$finished)
 })

@@ -127,7 +127,7 @@ test_that("the default chain length grows as the public n shrinks below 200, at 
   lin <- dp_linear_regression(dist ~ speed, cars12, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200)
   expect_identical(lin$control$burn_in, len(2L, 12L)[["burn_in"]])
   fr <- dp_frechet_mean(S2 <- manifold_sphere(2), rbind(c(0, 0, 1), c(0, 0.1, sqrt(0.99))), epsilon = 1, radius = 0.3,
-                        center = c(0, 0, 1), mechanism = "kng")
+                        center = c(0, 0, 1), mechanism = "kng", method = "mh")
   expect_identical(fr$control$n_iter, len(2L, 2L)[["n_iter"]])
 })
 
@@ -170,7 +170,8 @@ test_that("the Frechet KNG release reports its chain's diagnostics on request, a
   X <- riem_rlaplace(S2, 200, c(0, 0, 1), 0.05)
   X <- X[riem_dist(S2, c(0, 0, 1), X) < 0.5, ]
   set.seed(4)
-  rel <- dp_frechet_mean(S2, X, epsilon = 2, radius = 0.5, center = c(0, 0, 1), mechanism = "kng", diagnostics = TRUE)
+  rel <- dp_frechet_mean(S2, X, epsilon = 2, radius = 0.5, center = c(0, 0, 1), mechanism = "kng", method = "mh",
+                         diagnostics = TRUE)
   d <- rel$diagnostics
   expect_identical(d$chains, 4L)
   expect_identical(d$dimension, 2L)
@@ -184,7 +185,7 @@ test_that("the Frechet KNG release reports its chain's diagnostics on request, a
   expect_error(dp_spend(dp_budget(epsilon = 5), rel), "diagnostics")
   # the same draw without diagnostics: the first chain is the release's
   set.seed(4)
-  rel0 <- dp_frechet_mean(S2, X, epsilon = 2, radius = 0.5, center = c(0, 0, 1), mechanism = "kng")
+  rel0 <- dp_frechet_mean(S2, X, epsilon = 2, radius = 0.5, center = c(0, 0, 1), mechanism = "kng", method = "mh")
   expect_null(rel0$diagnostics)
   expect_equal(rel0$estimate, rel$estimate)
   # no chain, no diagnostics: errors from public settings

@@ -162,7 +162,7 @@ test_that("the Frechet KNG on the sphere reaches its diffuse law (against pooled
   set.seed(501)
   d <- conf_frechet_data("sphere(2)", 20L, 0.5)
   rel_of <- function(control = NULL, diagnostics = FALSE)
-    dp_frechet_mean(d$M, d$X, epsilon = 2, radius = d$radius, center = d$center, mechanism = "kng",
+    dp_frechet_mean(d$M, d$X, epsilon = 2, radius = d$radius, center = d$center, mechanism = "kng", method = "mh",
                     control = control, diagnostics = diagnostics)
   L <- dp_replicate(function(i) conf_level_frechet(rel_of(), d$X), times = 400L, seed = 502L,
                     use_future = FALSE, verbose = FALSE, simplify = TRUE)

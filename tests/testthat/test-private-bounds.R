@@ -212,7 +212,7 @@ test_that("set.seed() reproduces; bounds = NULL leaves releases bit-identical", 
   set.seed(11); X <- riem_rgaussian(S2, 60, north, 0.1)
   set.seed(12); r1 <- dp_frechet_mean(S2, X, epsilon = 1, radius = pi / 8, center = north, outside = "clip")
   set.seed(13); r2 <- dp_frechet_mean(S2, X, epsilon = 1, radius = pi / 8, center = north, outside = "clip",
-                                      mechanism = "kng", bounds = NULL,
+                                      mechanism = "kng", bounds = NULL, method = "mh",
                                       control = mcmc_control(burn_in = 300, n_iter = 300, verbose = FALSE))
   E2 <- manifold_euclidean(2); set.seed(14); Y <- matrix(stats::rnorm(80), 40, 2)
   set.seed(15); r3 <- dp_frechet_mean(E2, Y, epsilon = 1, radius = 5, center = c(0, 0), mechanism = "kng")

@@ -2,8 +2,9 @@
 # printed guarantees, sigma from epsilon, the KNG and Gaussian mechanisms,
 # points outside the ball, and bad input.
 
-release_fields <- c("estimate", "manifold", "mechanism", "guarantee", "epsilon", "mu", "sigma", "sensitivity",
-                    "normalizer", "n", "radius", "center", "outside", "sampler", "control", "diagnostics", "call")
+release_fields <- c("estimate", "manifold", "mechanism", "guarantee", "guarantee_kind", "epsilon", "mu", "delta",
+                    "epsilon_total", "rejection", "sigma", "sensitivity", "normalizer", "n", "radius", "center",
+                    "outside", "sampler", "control", "diagnostics", "call")
 
 # Every numeric vector inside x (list elements, attributes, call arguments),
 # with its path; environments and functions are reported too (except the
@@ -78,7 +79,9 @@ release_cases <- function() {
     list(name = "sphere(2) laplace mh", M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8, n = 8,
          args = list(epsilon = 1, method = "mh"), sampler = "mh"),
     list(name = "sphere(2) kng", M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8, n = 8,
-         args = list(epsilon = 1, mechanism = "kng"), sampler = "kng-chain"),
+         args = list(epsilon = 1, mechanism = "kng"), sampler = "exact-rejection"),
+    list(name = "sphere(2) kng mh", M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8, n = 8,
+         args = list(epsilon = 1, mechanism = "kng", method = "mh"), sampler = "kng-chain"),
     list(name = "sphere(2) gaussian", M = manifold_sphere(2), c = c(0.48, -0.6, 0.64), radius = pi / 8, n = 8,
          args = list(mechanism = "gaussian", sigma = 0.2), sampler = "exact"),
     list(name = "spd(2) laplace", M = manifold_spd(2), c = matrix(c(2, 0.5, 0.5, 1), 2, 2), radius = 1, n = 10,
@@ -116,7 +119,10 @@ test_that("releases have the documented class and fields, and the documented val
     expect_identical(length(unclass(rel)), length(release_fields), label = paste(lab, "number of fields"))
     mech <- if (is.null(cs$args$mechanism)) "laplace" else cs$args$mechanism
     expect_identical(rel$mechanism, mech, label = paste(lab, "mechanism"))
-    expect_identical(rel$guarantee, if (mech == "gaussian") "mu-GDP" else "epsilon-DP", label = paste(lab, "guarantee"))
+    expect_identical(rel$guarantee, if (mech == "gaussian") "mu-GDP" else if (cs$sampler == "exact-rejection") "(epsilon, delta)-DP" else "epsilon-DP",
+                     label = paste(lab, "guarantee"))
+    expect_identical(rel$guarantee_kind, switch(cs$sampler, exact = "exact", `exact-rejection` = "exact-rejection", "empirical-chain"),
+                     label = paste(lab, "guarantee kind"))
     expect_identical(rel$sampler, cs$sampler, label = paste(lab, "sampler"))
     expect_equal(rel$n, cs$n, label = paste(lab, "n"))
     expect_equal(rel$radius, cs$radius, label = paste(lab, "radius"))
@@ -127,7 +133,7 @@ test_that("releases have the documented class and fields, and the documented val
     expect_on_manifold(cs$M, rel$estimate, paste(lab, "estimate"))
     expect_identical(n_points(cs$M, rel$estimate), 1L, label = paste(lab, "one estimate"))
     expect_identical(coef(rel), rel$estimate, label = paste(lab, "coef()"))
-    if (cs$sampler == "exact") expect_null(rel$control, label = paste(lab, "control of an exact draw"))
+    if (cs$sampler %in% c("exact", "exact-rejection")) expect_null(rel$control, label = paste(lab, "control of an exact draw"))
     else expect_true(is.list(rel$control) && all(c("n_iter", "burn_in") %in% names(rel$control)), label = paste(lab, "control"))
     if (mech == "gaussian") {
       expect_true(is.na(rel$epsilon), label = paste(lab, "epsilon of the Gaussian mechanism"))
@@ -194,10 +200,12 @@ test_that("print() and summary() state the guarantee, sigma and the sampler", {
     sm <- norm_ws(capture.output(print(summary(rel))))
     expect_s3_class(summary(rel), "summary.riemdp_release")
     for (txt in list(out, sm)) {
-      expect_match(txt, rel$guarantee, fixed = TRUE, label = paste(lab, "guarantee printed"))
+      expect_match(txt, if (rel$guarantee == "(epsilon, delta)-DP") "(epsilon', delta)-DP" else rel$guarantee, fixed = TRUE,
+                   label = paste(lab, "guarantee printed"))
       sig_re <- paste0("sigma [^;]*= ", gsub(".", "\\.", format(rel$sigma, digits = 4), fixed = TRUE), "([^0-9]|$)")
       expect_match(txt, sig_re, label = paste(lab, "sigma printed"))
-      expect_match(txt, if (cs$sampler == "exact") "exact" else "Metropolis", fixed = TRUE, label = paste(lab, "sampler printed"))
+      expect_match(txt, if (cs$sampler %in% c("exact", "exact-rejection")) "exact" else "Metropolis", fixed = TRUE,
+                   label = paste(lab, "sampler printed"))
       expect_match(txt, format(rel$sensitivity, digits = 4), fixed = TRUE, label = paste(lab, "sensitivity printed"))
       if (rel$guarantee == "epsilon-DP")
         expect_match(txt, paste0(format(rel$epsilon, digits = 4), "-DP"), fixed = TRUE, label = paste(lab, "epsilon printed"))
