@@ -224,7 +224,7 @@ format.riemdp_budget <- function(x, digits = 4, ...) {
   c(head, tab,
     sprintf("Spent: %s = %s (%s)%s", unit, fmt(x$spent), x$composition,
             if (isTRUE(x$delta > 0)) sprintf("; delta = %s (the sum of the (epsilon, delta)-DP entries' deltas)",
-                                             format(x$delta, digits = 3)) else ""),
+                                             format_guarantee(x$delta, 3)) else ""),
     if (is.na(x$total)) "Total: none set" else
       sprintf("Total: %s = %s; remaining: %s = %s", unit, fmt(x$total, down = TRUE), unit, fmt(x$remaining, down = TRUE)))
 }
@@ -402,7 +402,9 @@ budget_refresh <- function(b) {
   b$type <- budget_type(b$requested, e)
   b$spent <- budget_spent(b$type, e)
   # deltas add under basic composition (Dwork & Roth 2014, Thm 3.16)
-  b$delta <- sum(e$delta %||% 0)
+  d <- e$delta %||% 0
+  d <- d[d > 0]
+  b$delta <- if (length(d) > 1L) sum(d) * (1 + length(d) * .Machine$double.eps) else sum(d)  # rounded up
   b$total <- b$total_value
   # rounded down (what may still be spent)
   b$remaining <- if (is.na(b$total)) NA_real_ else if (b$type == "epsilon") max(0, b$total - b$spent) else

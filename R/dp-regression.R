@@ -225,8 +225,10 @@
 #'   `split`, `sigma`, `sensitivity` (`c(footpoint, shooting, joint)`),
 #'   `bound`, `tau`, `tau_m`, `x_range`, `center`, `radius`, `n`,
 #'   `covariate_name` (the name of the argument passed as `x` when it is a
-#'   name, else `"x"`; used in prints and plots), `sampler`, `control`,
-#'   `diagnostics` and `call`. Methods: `print()`, `summary()`, `coef()`,
+#'   name, else `"x"`; used in prints and plots), `sampler`,
+#'   `guarantee_kind` (`"empirical-chain"`: the draw comes from a chain whose
+#'   agreement with the mechanism's law is checked empirically, not proven;
+#'   `"none"` for `scheme = "paper"`), `control`, `diagnostics` and `call`. Methods: `print()`, `summary()`, `coef()`,
 #'   `predict()` (needs `newdata`: a vector of covariate values or a data
 #'   frame with a column named after the covariate, or the same as `newx`;
 #'   the release holds no data; any other argument, `interval` among them,
@@ -349,6 +351,7 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
                  sensitivity = sens, bound = bound, tau = tau, tau_m = tau_m, x_range = x_range,
                  center = from_values(M, C$x, 1L, TRUE, center), radius = radius, n = n,
                  covariate_name = covariate_name, sampler = sampler,
+                 guarantee_kind = if (scheme == "joint") release_guarantee_kind(sampler) else "none",
                  control = ctl[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = diag_out, call = call),
             class = c("riemdp_regression_release", "riemdp_release")))
@@ -450,10 +453,10 @@ regression_guarantee_sentence <- function(x) {
   src <- regression_bound_label(x)
   mh <- release_sampler_sentence(x, "(centre, 0)")
   if (x$scheme == "joint")
-    return(sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on (footpoint, shooting vector) with sigma = 2*Delta/epsilon = %s, Delta = %s (footpoint %s, shooting %s; n = %d, %s); %s; %s. %s",
+    return(sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on (footpoint, shooting vector) with sigma = 2*Delta/epsilon = %s, Delta = %s (footpoint %s, shooting %s; n = %d, %s); %s; %s. %s %s",
                    format_guarantee(x$epsilon, 4), format(x$sigma, digits = 4), format(x$sensitivity[["joint"]], digits = 4),
                    format(x$sensitivity[["footpoint"]], digits = 4), format(x$sensitivity[["shooting"]], digits = 4),
-                   x$n, src, dom, mh, implied_mu_sentence(x$epsilon)))
+                   x$n, src, dom, mh, implied_mu_sentence(x$epsilon), guarantee_kind_sentence(x)))
   sprintf("NOT a differential-privacy guarantee: the two-step scheme of Kulkarni & Soto (2025), App. A (epsilon = %s split %s / %s, sigma = Delta/epsilon = %s / %s, Delta from %s) samples the footpoint given the non-private fitted shooting vector, which changes with the data, so the footpoint step's bound does not hold, and sigma = Delta/epsilon ignores the data-dependent normalising constant; use scheme = \"joint\" for a guarantee; %s; %s.",
           format(x$epsilon, digits = 4), format(x$split * x$epsilon, digits = 4), format((1 - x$split) * x$epsilon, digits = 4),
           format(x$sigma[["footpoint"]], digits = 4), format(x$sigma[["shooting"]], digits = 4), src, dom,
@@ -829,7 +832,8 @@ regression_plot_data <- function(data, covariate_name, call) {
 #'   `sensitivity`, `tau`, `x_range` (the 2 x m matrix), `beta_max`, `n`,
 #'   `terms`, `formula`, `xlevels` (the public levels of factor predictors),
 #'   `contrasts`, `na.action`, `response` (the response's expression, as a
-#'   string), `sampler`, `control`, `diagnostics` and `call`. Methods:
+#'   string), `sampler`, `guarantee_kind` (`"empirical-chain"`, as for
+#'   [dp_geodesic_regression()]), `control`, `diagnostics` and `call`. Methods:
 #'   `print()`, `summary()`, `coef()`, `predict()` (needs `newdata`: a data
 #'   frame with the predictors, or with one predictor a vector of its values;
 #'   `newx` is taken as the same; the release holds no data; any other
@@ -961,7 +965,7 @@ linear_release_core <- function(X, y, R, epsilon, tau, beta_max, control, diagno
                  formula = meta$formula, xlevels = meta$xlevels, contrasts = meta$contrasts,
                  na.action = meta$na.action,
                  response = meta$response,
-                 guarantee = "epsilon-DP", sampler = "kng-chain",
+                 guarantee = "epsilon-DP", sampler = "kng-chain", guarantee_kind = "empirical-chain",
                  control = ctl[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = res$diagnostics,
                  call = call),
@@ -1107,12 +1111,12 @@ predictor_ranges <- function(x_range, names, call, arg = "x_range") {
 
 linear_guarantee_sentence <- function(x) {
   if (!is.null(x$bounds_stages)) return(regression_bounds_sentence(x, linear_guarantee_sentence))
-  sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on the %d coefficients with sigma = 2*Delta/epsilon = %s, Delta = 2*tau*sqrt(1 + m)/n = %s (n = %s, tau = %s, m = %d); public domain: predictors in `x_range`, |fit at the lower corner| and |change across each range| <= beta_max = %s; %s. %s",
+  sprintf("%s-DP (pure epsilon-DP): K-norm gradient mechanism on the %d coefficients with sigma = 2*Delta/epsilon = %s, Delta = 2*tau*sqrt(1 + m)/n = %s (n = %s, tau = %s, m = %d); public domain: predictors in `x_range`, |fit at the lower corner| and |change across each range| <= beta_max = %s; %s. %s %s",
           format_guarantee(x$epsilon, 4), x$m + 1L, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4),
           if (is.null(x$na.action) || x$na.action == "na.fail") sprintf("%d", x$n)
           else sprintf("%d complete rows, a count taken as public (na.action = %s)", x$n, x$na.action),
           format(x$tau, digits = 4), x$m, format(x$beta_max, digits = 4), release_sampler_sentence(x, "0"),
-          implied_mu_sentence(x$epsilon))
+          implied_mu_sentence(x$epsilon), guarantee_kind_sentence(x))
 }
 
 #' @export

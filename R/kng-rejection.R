@@ -143,9 +143,10 @@ kng_rejection_plan <- function(M, n, epsilon, radius, delta_target = 1e-15) {
   out$fit_bound <- g[best]
   out$a_min <- a[best]
   out$N <- N[best]
-  out$delta_f <- if (is.finite(N[best])) exp(N[best] * log1p(-a[best])) else 1
+  # rounded up, as all accounting: a few ulps of exp and log1p
+  out$delta_f <- if (is.finite(N[best])) min(1, exp(N[best] * log1p(-a[best])) * (1 + 16 * .Machine$double.eps)) else 1
   out$passes <- total[best]
-  out$epsilon_total <- epsilon - log1p(-out$delta_f)
+  out$epsilon_total <- (epsilon - log1p(-out$delta_f)) * (1 + 4 * .Machine$double.eps)
   if (!(out$N <= kng_rejection_max_proposals)) {
     out$reason <- sprintf("its proven acceptance rate %s needs %s proposals for delta_f <= %s, more than %s",
                           format(a[best], digits = 3), format(N[best], digits = 3),

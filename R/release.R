@@ -660,7 +660,7 @@ guarantee_kind_sentence <- function(x) {
 kng_rejection_sentence <- function(x, factor, source) {
   rj <- x$rejection
   sprintf("(epsilon', delta)-DP with epsilon' = epsilon + ln(1/(1 - delta_f)) = %s + %s and delta = delta_f = %s, exact by rejection: K-norm gradient mechanism with sigma = %s = %s, sensitivity Delta = %s from n = %d and radius %s (%s), whose law is %s-DP; drawn exactly by rejection from a Riemannian Laplace envelope of scale sigma/mu (mu = %s) at a fit of %d fixed gradient steps, with %s proposals all evaluated (%s gradient passes whatever the data; Seeman, Reimherr & Slavkovic 2021 for exact samplers with a fixed run time). Every data set has acceptance at least a_min = %s, so no proposal is accepted, and the public centre is released, with probability at most delta_f = (1 - a_min)^N. Guarantee kind: exact-rejection.",
-          format_guarantee(x$epsilon, 4), format(-log1p(-rj$delta_f), digits = 3), format(rj$delta_f, digits = 3),
+          format_guarantee(x$epsilon, 4), format_guarantee(-log1p(-rj$delta_f), 3), format_guarantee(rj$delta_f, 3),
           factor, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4), x$n, format(x$radius, digits = 4),
           source, format_guarantee(x$epsilon, 4), format(rj$mu, digits = 4), as.integer(rj$fit_iter),
           format(rj$N, big.mark = ","), format(rj$passes, big.mark = ","), format(rj$a_min, digits = 3))

@@ -70,6 +70,10 @@ test_that("the rejection plan is a function of public quantities only", {
   expect_equal(p$a_min, exp(-p$fit_bound / p$sigma) * p$a0, tolerance = 1e-14)
   expect_identical(p$passes, p$fit_iter + 1 + p$N)
   expect_equal(p$epsilon_total, 1 - log1p(-p$delta_f))
+  # rounded up: epsilon_total - 1 is exact (Sterbenz), and never below
+  # ln(1/(1 - delta_f)); delta_f never below (1 - a_min)^N
+  expect_gte(p$epsilon_total - 1, -log1p(-p$delta_f))
+  expect_gte(p$delta_f, exp(p$N * log1p(-p$a_min)))
   # the same public numbers give the same plan; the plan never sees data
   expect_identical(riemdp:::kng_rejection_plan(S2, 1000, 1, pi / 8), p)
   # a tighter delta target costs proposals, not fit steps beyond a few
@@ -266,7 +270,7 @@ test_that("dp_frechet_mean on the sphere uses the rejection route and labels it"
   expect_match(out, "exact by rejection", fixed = TRUE)
   expect_match(out, "Seeman, Reimherr & Slavkovic 2021", fixed = TRUE)
   expect_match(out, "Guarantee kind: exact-rejection", fixed = TRUE)
-  expect_match(out, format(pl$delta_f, digits = 3), fixed = TRUE)
+  expect_match(out, riemdp:::format_guarantee(pl$delta_f, 3), fixed = TRUE)
   expect_false(grepl("pure epsilon-DP", out, fixed = TRUE))
   # the chain on request, labelled as such
   ch <- dp_frechet_mean(S2, X, epsilon = 1, radius = pi / 8, center = north, mechanism = "kng", method = "mh",
@@ -324,4 +328,21 @@ test_that("budgets account an exact-rejection release with its epsilon' and delt
   expect_equal(b$spent, 0.5 + rel$epsilon_total)
   expect_match(gsub("\\s+", " ", paste(capture.output(print(b)), collapse = " ")), "delta = ", fixed = TRUE)
   expect_error_mentions(dp_spend(dp_budget(total = c(mu = 2)), rel), c("\\(epsilon, delta\\)-DP", "kept in mu"))
+})
+
+test_that("regression releases are labelled as chain draws (empirical-chain) in the object and the print", {
+  set.seed(31)
+  x <- stats::runif(40)
+  y <- 1 + 2 * x + stats::rnorm(40, sd = 0.1)
+  lin <- dp_linear_regression(y ~ x, data.frame(x = x, y = y), epsilon = 1, tau = 0.5,
+                              x_range = c(0, 1), beta_max = 5)
+  expect_identical(lin$guarantee_kind, "empirical-chain")
+  expect_match(gsub("\\s+", " ", paste(capture.output(print(lin)), collapse = " ")), "Guarantee kind: empirical-chain", fixed = TRUE)
+  S2 <- manifold_sphere(2)
+  p0 <- c(0, 0, 1)
+  Y <- riem_geodesic(S2, p0, c(0.3, 0, 0), x)
+  geo <- dp_geodesic_regression(S2, x, Y, epsilon = 1, tau = 0.1, tau_m = 1, x_range = c(0, 1),
+                                center = p0, radius = 0.5)
+  expect_identical(geo$guarantee_kind, "empirical-chain")
+  expect_match(gsub("\\s+", " ", paste(capture.output(print(geo)), collapse = " ")), "Guarantee kind: empirical-chain", fixed = TRUE)
 })
