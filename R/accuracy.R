@@ -642,6 +642,7 @@ print.riemdp_accuracy <- function(x, digits = 3L, ...) {
   cat(strwrap(sprintf("Error: against %s; distances%s. Public computation only: no data used, no budget spent.",
                       x$target,
                       if (x$release == "linear_regression") " in the response's units (coefficients in theirs)"
+                      else if (x$scale == 1 && is.null(x$units)) " in the manifold's distance"
                       else sprintf(" x %s%s", format(x$scale), if (is.null(x$units)) "" else sprintf(" (%s)", x$units))),
               exdent = 2), sep = "\n")
   cat("Predicted quantiles of the error:\n")
@@ -657,7 +658,6 @@ summary.riemdp_accuracy <- function(object, ...) {
 }
 
 #' @export
-#' @importFrom stats quantile
 quantile.riemdp_accuracy <- function(x, probs = c(0.5, 0.9), ...) {
   t(apply(x$errors, 2L, stats::quantile, probs = probs, names = TRUE, ...))
 }
