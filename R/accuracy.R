@@ -575,20 +575,35 @@ accuracy_linear_ranges <- function(x_range, call) {
 
 # The Huber regression fit (clip tau, scale 1) by Newton steps from least
 # squares: the estimate dp_linear_regression() concentrates on.
-huber_linear_fit <- function(X1, y, tau, max_iter = 100L) {
+huber_linear_fit <- function(X1, y, tau, max_iter = 200L) {
+  loss <- function(th) {
+    a <- abs(drop(y - X1 %*% th))
+    sum(ifelse(a <= tau, a^2 / 2, tau * a - tau^2 / 2))
+  }
   th <- qr.coef(qr(X1), y)
   th[is.na(th)] <- 0
+  f <- loss(th)
   for (it in seq_len(max_iter)) {
     r <- drop(y - X1 %*% th)
     inside <- abs(r) < tau
-    if (sum(inside) <= ncol(X1)) break
     g <- crossprod(X1, pmin(pmax(r, -tau), tau))
-    step <- tryCatch(drop(solve(crossprod(X1[inside, , drop = FALSE]), g)), error = function(e) NULL)
-    if (is.null(step)) break
-    th <- th + step
-    if (max(abs(step)) <= 1e-12 * (1 + max(abs(th)))) break
+    H <- crossprod(X1[inside, , drop = FALSE])
+    # Newton step on the clipped normal equations, damped until the Huber
+    # loss decreases (plain Newton can overshoot when many residuals clip)
+    step <- tryCatch(drop(solve(H, g)), error = function(e) drop(g) / max(1, sum(X1^2)))
+    t <- 1
+    repeat {
+      cand <- th + t * step
+      fc <- loss(cand)
+      if (fc <= f || t < 1e-10) break
+      t <- t / 2
+    }
+    done <- max(abs(cand - th)) <= 1e-12 * (1 + max(abs(th)))
+    th <- cand
+    f <- fc
+    if (done) break
   }
-  drop(th)
+  unname(drop(th))
 }
 
 # Errors of released coefficients: `delta` = release - fit (lm() layout).

@@ -31,7 +31,10 @@ test_that("argument checks name the argument and what was expected", {
   expect_error(acc(units = 3), "`units` must be NULL or a single string", class = "riemdp_error")
   expect_error(acc(mechanism = "kng"), "`spread` must be a single finite number >= 0", class = "riemdp_error")
   expect_error(acc(location = c(1, 0, 0)), "`location` must lie within `radius`", class = "riemdp_error")
-  expect_error(acc(epsilon = -1)$x, "`epsilon` must be a single finite number > 0", class = "riemdp_error")
+  expect_error(dp_accuracy(S2, "frechet_mean", n = 10, epsilon = -1, radius = 0.3, center = north),
+               "`epsilon` must be a single finite number > 0", class = "riemdp_error")
+  expect_error(dp_accuracy(S2, "frechet_mean", n = 10, epsilon = 1, epsilon = 2, radius = 0.3, center = north),
+               "named once each", class = "riemdp_error")
   expect_error(dp_accuracy(S2, "frechet_mean", n = 10, epsilon = 1, center = north), "`radius` is required",
                class = "riemdp_error")
   # an error of the release on synthetic data carries dp_accuracy()'s call
@@ -60,10 +63,11 @@ test_that("the Laplace prediction is the exact radial law (R^3: sigma Gamma(3); 
   a <- dp_accuracy(E3, "frechet_mean", n = 100, epsilon = 1, radius = 1, center = c(0, 0, 0), reps = 20000)
   expect_identical(a$route, "exact")
   expect_equal(a$sigma, 2 * sensitivity_frechet_mean(E3, 100, 1) / 1)
-  expect_close(a$quantiles[1, c("50%", "90%")] / a$sigma, qgamma(c(0.5, 0.9), 3), tol = 0.03, scale = qgamma(0.5, 3),
+  # within 4 Monte Carlo standard errors (from the reported 95% intervals)
+  se <- (a$upper[1, c("50%", "90%")] - a$lower[1, c("50%", "90%")]) / (2 * 1.96)
+  expect_true(all(abs(a$quantiles[1, c("50%", "90%")] - a$sigma * qgamma(c(0.5, 0.9), 3)) <= 4 * se))
+  expect_close(a$quantiles[1, c("50%", "90%")] / a$sigma, qgamma(c(0.5, 0.9), 3), tol = 0.05, scale = qgamma(0.9, 3),
                label = "R^3 quantiles / sigma")
-  # the reported Monte Carlo interval holds the exact median
-  expect_true(a$lower[1, "50%"] <= a$sigma * qgamma(0.5, 3) && a$sigma * qgamma(0.5, 3) <= a$upper[1, "50%"])
   # S^2, a large sigma where the curvature shows: density exp(-r/sigma) sin r on [0, pi]
   set.seed(35)
   b <- dp_accuracy(S2, "frechet_mean", n = 3, epsilon = 0.5, radius = 0.3, center = north, reps = 20000)
@@ -71,7 +75,9 @@ test_that("the Laplace prediction is the exact radial law (R^3: sigma Gamma(3); 
   Z <- integrate(function(r) exp(-r / s) * sin(r), 0, pi)$value
   cdf <- function(x) integrate(function(r) exp(-r / s) * sin(r), 0, x)$value / Z
   q <- vapply(c(0.5, 0.9), function(p) uniroot(function(x) cdf(x) - p, c(1e-9, pi), tol = 1e-10)$root, 0)
-  expect_close(b$quantiles[1, c("50%", "90%")], q, tol = 0.03, scale = q[1], label = "S^2 quantiles")
+  se <- (b$upper[1, c("50%", "90%")] - b$lower[1, c("50%", "90%")]) / (2 * 1.96)
+  expect_true(all(abs(b$quantiles[1, c("50%", "90%")] - q) <= 4 * se))
+  expect_close(b$quantiles[1, c("50%", "90%")], q, tol = 0.05, scale = q[2], label = "S^2 quantiles")
   # scale multiplies the distances
   set.seed(35)
   b_km <- dp_accuracy(S2, "frechet_mean", n = 3, epsilon = 0.5, radius = 0.3, center = north, reps = 20000,
@@ -148,8 +154,8 @@ test_that("regression plans: measures, print, format, quantile, plot", {
   expect_identical(dim(g$errors), c(4L, 4L))
   expect_true(all(g$quantiles[, "50%"] <= g$quantiles[, "90%"]))
   expect_true(all(g$lower <= g$quantiles & g$quantiles <= g$upper))
-  out <- capture.output(print(g))
-  expect_true(any(grepl("Public computation only", out)))
+  out <- paste(capture.output(print(g)), collapse = " ")
+  expect_match(gsub("\\s+", " ", out), "Public computation only: no data used, no budget spent")
   expect_true(any(grepl("(km)", out, fixed = TRUE)))
   expect_s3_class(format(g), "data.frame")
   expect_identical(dim(quantile(g, c(0.2, 0.5))), c(4L, 2L))
