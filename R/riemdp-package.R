@@ -44,5 +44,5 @@
 #' @useDynLib riemdp, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
 #' @importFrom cli cli_progress_bar
-#' @importFrom stats coef residuals nobs confint vcov sigma model.matrix
+#' @importFrom stats coef residuals nobs confint vcov sigma model.matrix quantile
 "_PACKAGE"
