@@ -153,8 +153,8 @@ samp_kng_euclid <- function(X, center, radius, sigma, proposal, batch, cap) {
     .Call(`_riemdp_samp_kng_euclid`, X, center, radius, sigma, proposal, batch, cap)
 }
 
-samp_kng_rejection <- function(M, X, center, radius, sigma, mu, fit_iter, n_proposals) {
-    .Call(`_riemdp_samp_kng_rejection`, M, X, center, radius, sigma, mu, fit_iter, n_proposals)
+samp_kng_rejection <- function(M, X, center, radius, sigma, mu, fit_iter, n_proposals, fit_step = 1.0) {
+    .Call(`_riemdp_samp_kng_rejection`, M, X, center, radius, sigma, mu, fit_iter, n_proposals, fit_step)
 }
 
 priv_frechet_sensitivity <- function(M, n, radius) {

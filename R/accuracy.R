@@ -63,9 +63,12 @@ accuracy_data_args <- c("X", "Y", "x", "data", "formula", "weights", "na.action"
 #' law does not depend on the data at all. There `spread` is not used and the
 #' prediction is `reps` exact draws of the radial part (the samplers of
 #' [riem_rlaplace()] and [riem_rgaussian()] at the release's own
-#' \eqn{\sigma}{sigma}), no synthetic data and no release loop (on SPD,
-#' where a release falls back to the log-eigenvalue chain, releases on
-#' synthetic data instead, with the same law). On Euclidean space the
+#' \eqn{\sigma}{sigma}, computed from `n`, `radius` and `epsilon` or `mu`
+#' or `sigma` as the release computes it), no synthetic data and no release
+#' loop. Where the release draws by a chain instead (on SPD where the exact
+#' sampler is slow, or with `method = "mh"`), the prediction is `reps` draws
+#' of that chain, each after as many steps as a release takes (route
+#' `"chain"`). `spread`, if given, must still be a single number. On Euclidean space the
 #' Laplace error is exactly \eqn{\sigma}{sigma} times a Gamma(d, 1) variable,
 #' \eqn{\sigma = 2\Delta/\epsilon}{sigma = 2 Delta/epsilon} (Reimherr et al. 2021).
 #' The K-norm gradient mechanism (Reimherr & Awan 2019) and the regressions
@@ -78,7 +81,9 @@ accuracy_data_args <- c("X", "Y", "x", "data", "formula", "weights", "na.action"
 #'   Gaussian tangent vector at `location` (default `center`) with
 #'   \eqn{E|z|^2 =}{E|z|^2 =} `spread`^2 (so `spread` is the root mean square
 #'   distance of the points from their centre, in the units of the manifold's
-#'   distance: radians on the sphere), redrawn while outside the public ball.
+#'   distance: radians on the sphere; at most `radius`), redrawn while
+#'   outside the public ball (at most 100 times, then moved to its boundary,
+#'   as `outside = "clip"` does).
 #' * Geodesic regression: covariates on `x_range` (uniform, or a scaled Beta
 #'   law with the assumed mean and standard deviation `x_mean`, `x_sd`), the
 #'   geodesic from `location` (default `center`) in a uniformly random
@@ -120,7 +125,7 @@ accuracy_data_args <- c("X", "Y", "x", "data", "formula", "weights", "na.action"
 #'   or `"linear_regression"`, or the function itself ([dp_frechet_mean],
 #'   [dp_geodesic_regression], [dp_linear_regression]).
 #' @param n The planned sample size, a whole number (at least 2 for the
-#'   regressions).
+#'   regressions, at most \eqn{10^8}{1e8}).
 #' @param ... The release's public parameters, named as in the release
 #'   function: for the Fréchet mean `epsilon`, `radius`, `center`,
 #'   `mechanism`, `outside`, `normalizer`, `sigma`, `mu`, `method`,
@@ -147,9 +152,11 @@ accuracy_data_args <- c("X", "Y", "x", "data", "formula", "weights", "na.action"
 #'   as `lm()` reports them, intercept first (default 0). An assumption, like
 #'   `spread`: it matters where the estimate lies near the edge of the
 #'   public domain.
-#' @param reps The number of simulated releases (or exact draws). `NULL`
-#'   (the default): 10000 exact draws on the exact route, 200 simulated
-#'   releases otherwise.
+#' @param reps The number of simulated releases (or exact draws), a whole
+#'   number from 2 to \eqn{10^7}{1e7}. `NULL` (the default): 10000 exact draws
+#'   on the exact route, 200 otherwise. A 95% Monte Carlo interval needs
+#'   enough draws on each side of a quantile: with fewer, its bound is `NA`
+#'   (e.g. the median needs at least 6 draws, the 90% quantile 36).
 #' @param probs The quantiles to report, numbers in (0, 1); the median and
 #'   the 90% quantile are always included.
 #' @param scale A number > 0 that multiplies every distance (e.g. 6371 for km
@@ -197,7 +204,7 @@ accuracy_data_args <- c("X", "Y", "x", "data", "formula", "weights", "na.action"
 dp_accuracy <- function(M, release = c("frechet_mean", "geodesic_regression", "linear_regression"), n, ...,
                         spread = NULL, location = NULL, reps = NULL, probs = c(0.1, 0.25, 0.5, 0.75, 0.9),
                         scale = 1, units = NULL, verbose = TRUE) {
-  call <- sys.call()
+  call <- accuracy_call(match.call())
   release <- accuracy_release_name(release, call)
   if (release == "linear_regression") {
     if (!is.null(M) && !(inherits(M, "riemdp_manifold") && M$type == "euclidean" && M$d == 1L))
@@ -233,6 +240,20 @@ dp_accuracy <- function(M, release = c("frechet_mean", "geodesic_regression", "l
             class = "riemdp_accuracy")
 }
 
+# The call as stored and shown in errors: under do.call() its arguments are
+# values, and any but a short atomic one (a matrix passed as `spread`, say)
+# is replaced by its argument's name.
+accuracy_call <- function(call) {
+  if (!is.name(call[[1L]]) && !is.call(call[[1L]])) call[[1L]] <- as.name("dp_accuracy")
+  nms <- names(call) %||% rep("", length(call))
+  for (i in seq_along(call)[-1L]) {
+    v <- call[[i]]
+    if (is.name(v) || is.call(v) || (is.atomic(v) && length(v) <= 4L)) next
+    call[[i]] <- as.name(if (nzchar(nms[i])) nms[i] else sprintf("..%d", i - 1L))
+  }
+  call
+}
+
 accuracy_release_name <- function(release, call) {
   if (is.function(release)) {
     for (nm in accuracy_releases)
@@ -264,6 +285,11 @@ accuracy_public <- function(pub, release, call) {
   pub
 }
 
+# Column labels of the quantiles: "50%", "97.5%" (each formatted alone).
+accuracy_prob_labels <- function(probs) {
+  vapply(probs, function(p) paste0(format(100 * p, digits = 15, trim = TRUE), "%"), character(1))
+}
+
 accuracy_probs <- function(probs, call) {
   if (!is.numeric(probs) || !length(probs) || !all(is.finite(probs)) || any(probs <= 0 | probs >= 1))
     abort("`probs` must be numbers strictly between 0 and 1", call)
@@ -271,18 +297,21 @@ accuracy_probs <- function(probs, call) {
 }
 
 # Quantiles with 95% Monte Carlo intervals from the order statistics: the
-# number of draws below the q-quantile is Binomial(reps, q).
+# number B of draws below the q-quantile is Binomial(reps, q), and
+# [X_(l), X_(u)] with l = qbinom(0.025), u = qbinom(0.975) + 1 covers it with
+# probability P(l <= B < u) >= 0.95; a bound beyond the draws (l = 0 or
+# u > reps) is NA.
 accuracy_quantiles <- function(E, probs) {
   R <- nrow(E)
-  lab <- paste0(format(100 * probs, trim = TRUE), "%")
+  lab <- accuracy_prob_labels(probs)
   q <- lower <- upper <- matrix(NA_real_, ncol(E), length(probs), dimnames = list(colnames(E), lab))
   for (j in seq_len(ncol(E))) {
     s <- sort(E[, j])
     q[j, ] <- stats::quantile(s, probs, names = FALSE, type = 7)
-    lo <- pmax(1, stats::qbinom(0.025, R, probs))
-    hi <- pmin(R, stats::qbinom(0.975, R, probs) + 1)
-    lower[j, ] <- s[lo]
-    upper[j, ] <- s[hi]
+    lo <- stats::qbinom(0.025, R, probs)
+    hi <- stats::qbinom(0.975, R, probs) + 1
+    lower[j, ] <- ifelse(lo >= 1, s[pmax(lo, 1)], NA_real_)
+    upper[j, ] <- ifelse(hi <= R, s[pmin(hi, R)], NA_real_)
   }
   list(q = q, lower = lower, upper = upper)
 }
@@ -326,7 +355,9 @@ acc_point <- function(M, p, arg, call) {
 }
 
 # n points Exp_base(z), z isotropic Gaussian in T_base M with E|z|^2 = rms^2,
-# redrawn while farther than `radius` from C (a bounded number of rounds).
+# redrawn while farther than `radius` from C, for at most 100 rounds; what
+# is still outside then is moved to the ball's boundary (as outside =
+# "clip" does), so the call never fails at random.
 acc_cloud <- function(M, base, rms, n, C, radius, call) {
   B <- geom_tangent_basis(M, acc_set(base))
   d <- ncol(B)
@@ -341,8 +372,9 @@ acc_cloud <- function(M, base, rms, n, C, radius, call) {
     need <- need[!ok]
     if (!length(need)) return(out)
   }
-  abort(sprintf("`spread` = %s is too large for the public ball (`radius` = %s): after 100 rounds of redrawing, synthetic points still fell outside it; assume a smaller spread or a `location` nearer `center`",
-                format(rms, digits = 4), format(radius, digits = 4)), call)
+  rest <- acc_set(P[, !ok, drop = FALSE])
+  out[, need] <- priv_clip_to_ball(M, acc_set(C), radius, rest, FALSE)
+  out
 }
 
 # Covariate design on [0, 1]: uniform, or a Beta law with mean m and sd s
@@ -388,29 +420,40 @@ accuracy_frechet <- function(M, n, pub, spread, location, reps, verbose, call) {
   loc <- if (is.null(location)) C else acc_point(M, location, "location", call)
   if (geom_dist(M, acc_set(C), acc_set(loc)) > radius)
     abort(sprintf("`location` must lie within `radius` = %s of `center`: the public ball holds the data", format(radius, digits = 4)), call)
-  rel_fun <- function(X) accuracy_try(do.call(dp_frechet_mean, c(list(M, X), pub)), call)
+  if (!is.null(spread) && !(is.numeric(spread) && length(spread) == 1L && is.finite(spread) && spread >= 0))
+    abort("`spread` must be NULL or a single finite number >= 0 for a Fr\u00e9chet mean: the assumed root mean square distance of the points from their centre", call)
   if (mech != "kng") {
-    # The error's law does not depend on the data: n copies of one point give
-    # the release's sigma and sampler (public: n, radius, epsilon or mu).
-    X0 <- acc_layout(M, matrix(loc, M$ambient, n))
-    first <- rel_fun(X0)
-    if (is.null(reps)) reps <- if (first$sampler == "exact") 10000L else 200L
-    if (first$sampler == "exact") {
-      draws <- accuracy_try(riem_rradial(M, reps, acc_layout(M, matrix(loc, M$ambient, 1L)), first$sigma, "exact", mcmc_control(), mech, call,
-                                         spd_exact_release_min_acceptance), call)
-      D <- matrix(geom_dist(M, acc_set(loc), as_set(M, draws, "draws", call)), ncol = 1L,
-                  dimnames = list(NULL, "distance"))
-      route <- "exact"
-    } else {
-      D <- accuracy_loop(reps, function() c(distance = geom_dist(M, acc_set(loc), as_set(M, coef(rel_fun(X0)), "estimate", call))),
-                         verbose, "releases")
-      route <- "exact-law releases"
-    }
-    return(list(errors = D, route = route, sigma = first$sigma, mechanism = mech, spread = NULL,
+    # The error's law does not depend on the data: the release's sigma from
+    # public numbers (n, radius, epsilon or mu or sigma), then draws of the
+    # law the release draws from (its exact sampler, or its chain on spd
+    # where the exact one is too slow), centred at `location`.
+    normalizer <- arg_match(pub$normalizer %||% "conservative", c("conservative", "footprint_free"), "normalizer", call)
+    method <- arg_match(pub$method %||% "auto", c("auto", "exact", "mh"), "method", call)
+    if (!is.null(pub$outside)) arg_match(pub$outside, c("error", "clip"), "outside", call)
+    if (!is.null(pub$control)) check_control(pub$control, call)
+    check_ball_resolved(M, acc_set(C), radius, call)
+    sens <- frechet_sensitivities(M, n, radius, call)
+    noise <- frechet_release_noise(M, n, radius, sens, mech, normalizer, pub$epsilon, pub$sigma, pub$mu, call)
+    ctl <- pub$control %||% mcmc_control()
+    ctl$thin <- ctl$n_iter  # as a release: the state after burn_in + n_iter iterations
+    exact_route <- method == "exact" ||
+      (method == "auto" && (!(M$type == "spd" && M$k >= 2L) ||
+                              spd_exact_preferred(M$k, mech, noise$sigma, spd_exact_release_min_acceptance)))
+    if (is.null(reps)) reps <- if (exact_route) 10000L else 200L
+    draws <- accuracy_try(riem_rradial(M, reps, acc_layout(M, matrix(loc, M$ambient, 1L)), noise$sigma, method, ctl,
+                                       mech, call, spd_exact_release_min_acceptance), call)
+    D <- matrix(geom_dist(M, acc_set(loc), as_set(M, draws, "draws", call)), ncol = 1L,
+                dimnames = list(NULL, "distance"))
+    route <- if (identical(attr(draws, "method"), "exact")) "exact" else "chain"
+    return(list(errors = D, route = route, sigma = noise$sigma, mechanism = mech, spread = NULL,
                 location = loc, target = "the Fr\u00e9chet mean of the data"))
   }
-  if (is.null(spread) || !is.numeric(spread) || length(spread) != 1L || !is.finite(spread) || spread < 0)
-    abort("`spread` must be a single finite number >= 0 for the K-norm gradient mechanism: the assumed root mean square distance of the points from their centre", call)
+  rel_fun <- function(X) accuracy_try(do.call(dp_frechet_mean, c(list(M, X), pub)), call)
+  if (is.null(spread))
+    abort("`spread` is required for the K-norm gradient mechanism: the assumed root mean square distance of the points from their centre", call)
+  if (spread > radius)
+    abort(sprintf("`spread` = %s exceeds `radius` = %s: the data are assumed to lie in the public ball, so their root mean square distance from its centre is at most the radius; assume a smaller spread (or a larger radius)",
+                  format(spread, digits = 4), format(radius, digits = 4)), call)
   if (is.null(reps)) reps <- 200L
   sigma <- NA_real_
   one <- function() {
@@ -530,6 +573,13 @@ accuracy_linear <- function(n, pub, spread, location, reps, verbose, call) {
   beta <- if (is.null(location)) rep(0, m + 1L) else location
   if (!is.numeric(beta) || length(beta) != m + 1L || !all(is.finite(beta)))
     abort(sprintf("`location` must be %d finite coefficients, intercept first, as lm() reports them", m + 1L), call)
+  # the release's box: the fit at the lower corner and the change across
+  # each range, |beta^u_j| <= beta_max (?dp_linear_regression)
+  beta_max <- check_positive(pub$beta_max, "beta_max", call)
+  beta_u <- c(beta[1L] + sum(beta[-1L] * R[1L, ]), beta[-1L] * w)
+  if (any(abs(beta_u) > beta_max))
+    abort(sprintf("`location` lies outside the release's public box: the fit at the lower corner of `x_range` and its change across each range are %s, and `beta_max` = %s bounds each in absolute value; assume coefficients inside the box (or a larger beta_max)",
+                  paste(format(beta_u, digits = 4, trim = TRUE), collapse = ", "), format(beta_max, digits = 4)), call)
   if (is.null(reps)) reps <- 200L
   resp <- if (".y" %in% pnames) "..y" else ".y"
   fml <- stats::reformulate(sprintf("`%s`", pnames), response = resp)
@@ -622,7 +672,9 @@ accuracy_linear_errors <- function(delta, R, nms) {
 #' @export
 format.riemdp_accuracy <- function(x, digits = 3L, ...) {
   tab <- signif(x$quantiles, digits)
+  # (NA where a bound is missing, or the quantile is 0: no relative width)
   mc <- signif(100 * pmax(x$upper - x$quantiles, x$quantiles - x$lower) / abs(x$quantiles), 2)
+  mc[!is.finite(mc)] <- NA_real_
   out <- as.data.frame(tab, check.names = FALSE)
   out[["MC +-% (median)"]] <- mc[, "50%"]
   out
@@ -647,8 +699,8 @@ print.riemdp_accuracy <- function(x, digits = 3L, ...) {
   if (x$route == "exact") {
     cat(strwrap(sprintf("Route: exact. The error's law does not depend on the data; %s exact draws of the radial part of the mechanism's law (no synthetic data).",
                         format(x$reps, big.mark = ",")), exdent = 2), sep = "\n")
-  } else if (x$route == "exact-law releases") {
-    cat(strwrap(sprintf("Route: the error's law does not depend on the data; %s releases on one synthetic data set.", x$reps), exdent = 2), sep = "\n")
+  } else if (x$route == "chain") {
+    cat(strwrap(sprintf("Route: the error's law does not depend on the data; %s draws of the mechanism's law by the chain the release uses (no synthetic data).", format(x$reps, big.mark = ",")), exdent = 2), sep = "\n")
   } else {
     sp <- paste(names(x$spread), format(x$spread, digits = 4), sep = " = ", collapse = ", ")
     cat(strwrap(sprintf("Route: %s simulated releases on synthetic data with the assumed spread (%s) inside the public bounds.",
@@ -662,7 +714,8 @@ print.riemdp_accuracy <- function(x, digits = 3L, ...) {
               exdent = 2), sep = "\n")
   cat("Predicted quantiles of the error:\n")
   print(format(x, digits = digits), row.names = TRUE)
-  cat("(MC +-%: half-width of the 95% Monte Carlo interval of the median, in % of it)\n")
+  cat(sprintf("(MC +-%%: half-width of the 95%% Monte Carlo interval of the median, in %% of it%s)\n",
+              if (anyNA(format(x, digits = digits)[["MC +-% (median)"]])) "; NA: too few `reps` for that interval, or a median of 0" else ""))
   invisible(x)
 }
 

@@ -292,7 +292,7 @@ regression_bounds_sentence <- function(x, own_sentence) {
   sprintf("%s-DP (pure epsilon-DP) in total, the sum of its %d stages by basic composition (Dwork & Roth 2014, Thm 3.16): %s.%s %s",
           format_guarantee(x$epsilon, 4), length(parts), paste(parts, collapse = "; "),
           if (length(rules)) paste0(" Public rules: ", paste(rules, collapse = "; "), ".") else "",
-          implied_mu_sentence(x$epsilon))
+          paste(implied_mu_sentence(x$epsilon), guarantee_kind_sentence(x)))
 }
 
 # ---- geodesic regression -------------------------------------------------

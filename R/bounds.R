@@ -1002,13 +1002,14 @@ bounds_stages_sentence <- function(stages, total, M, mean_sentence = NULL) {
 }
 
 # A release's own guarantee sentence at its share `eps_share` of the budget,
-# as one stage of a composed guarantee: without its implied-mu sentence,
-# its "(pure epsilon-DP)" and its final full stop.
+# as one stage of a composed guarantee: without its kind of guarantee and
+# implied-mu sentences, its "(pure epsilon-DP)" and its final full stop.
 sentence_at_share <- function(x, eps_share, own_sentence) {
   y <- x
   y$bounds_stages <- NULL
   y$epsilon <- eps_share
   s <- own_sentence(y)
+  s <- sub(" Guarantee kind: .*$", "", s)  # said once, after the composed total
   s <- sub(" It is also [^ ]+-GDP \\(gdp_from_dp\\(epsilon\\)\\)\\.$", "", s)
   s <- sub("^([^ ]+-DP) \\(pure epsilon-DP\\)", "\\1", s)
   sub("\\.$", "", s)
@@ -1019,7 +1020,7 @@ sentence_at_share <- function(x, eps_share, own_sentence) {
 bounds_release_sentence <- function(x) {
   s <- sentence_at_share(x, x$epsilon_mean, guarantee_sentence)
   s <- paste0(s, ", in the private ball of the stages above, points outside it clipped to it (outside = \"clip\" is forced on this route)")
-  bounds_stages_sentence(x$bounds_stages, x$epsilon, x$manifold, s)
+  paste(bounds_stages_sentence(x$bounds_stages, x$epsilon, x$manifold, s), guarantee_kind_sentence(x))
 }
 
 # dp_frechet_mean(bounds = ): the stages with share * epsilon, then the mean
@@ -1091,14 +1092,25 @@ frechet_release_with_bounds <- function(M, X, epsilon, radius, center, mechanism
       abort(sprintf("`method = \"exact\"`: the exact K-norm gradient draw is not available at every radius the scale stage can return (the proven acceptance falls below %s at radius %s); use method = \"auto\"",
                     format(kng_exact_min_acceptance), format(rs[!ok][1L], digits = 4)), call)
   }
+  # The exact K-norm gradient draw by rejection on spheres is not offered on
+  # this route yet: its (epsilon', delta) guarantee does not enter the
+  # stages' pure epsilon-DP composition; the mean is drawn by the chain and
+  # labelled "empirical-chain". Asked for explicitly, that is an error.
+  if (mechanism == "kng" && kng_rejection_supported(M)) {
+    if (identical(arg_match(method, c("auto", "exact", "mh"), "method", call), "exact"))
+      abort(sprintf("`method = \"exact\"` is not available with private bounds on %s: the exact K-norm gradient draw by rejection is (epsilon', delta)-DP, which the stages' epsilon-DP composition does not account; use method = \"auto\" or \"mh\" (the mean is then drawn by the chain, guarantee kind \"empirical-chain\"), or state `center` and `radius` and call dp_frechet_mean() for the exact draw",
+                    manifold_label(M)), call)
+    method <- "mh"
+  }
+  # KNG on R^d with `control`: whether the exact draw (no chain) or the chain
+  # is used depends on the radius the stages return, so `control` needs the
+  # chain asked for up front.
+  if (mechanism == "kng" && M$type == "euclidean" && !is.null(control) &&
+      !identical(arg_match(method, c("auto", "exact", "mh"), "method", call), "mh"))
+    abort("`control` sets the Metropolis-Hastings chain; with private bounds on Euclidean space the K-norm gradient mean is an exact draw (no chain) wherever the private radius allows it, so `control` needs method = \"mh\"; or drop `control`", call)
   # The data enter below: the stages, then the mean.
   found <- bounds_run(M, S, plan, C, if (given[["radius"]]) radius else NULL, X = X)
   ctr <- from_values(M, found$center, 1L, TRUE, if (given[["center"]]) center else NULL)
-  # (the exact K-norm gradient draw by rejection on spheres is not offered on
-  # this route yet: its (epsilon', delta) guarantee does not enter the
-  # stages' pure epsilon-DP composition; the mean is drawn by the chain and
-  # labelled "empirical-chain")
-  if (mechanism == "kng" && kng_rejection_supported(M)) method <- "mh"
   rel <- dp_frechet_mean(M, X, epsilon = eps_mean, radius = found$radius, center = ctr, mechanism = mechanism,
                          outside = "clip", normalizer = normalizer, method = method, control = control)
   stages <- plan$stages

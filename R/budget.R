@@ -5,9 +5,12 @@
 # mu-GDP: sqrt(sum mu^2) (Dong et al. 2022, Cor. 3.3), through gdp_compose();
 # epsilon-DP releases enter a mu total as gdp_from_dp(epsilon) (Dong et al. 2022).
 
-# Relative slack for comparing a composed total with the budget's total, so
-# that e.g. 0.1 + 0.2 fits in 0.3 (rounding only: 1e-12 of the total).
-budget_rel_tol <- 1e-12
+# Slack for comparing a composed total of k entries with the budget's total,
+# so that e.g. 0.1 + 0.2 fits in 0.3: the rounding of the decimal inputs and
+# of the rounded-up sum only, 2 + 2k units in the last place of the total
+# (an (epsilon, delta) entry's epsilon' that exceeds the total by more, e.g.
+# 1 + 1e-15 in a total of 1, is refused).
+budget_slack <- function(k) (2 + 2 * k) * .Machine$double.eps
 
 #' Privacy budgets: compose releases and refuse spending beyond a total
 #'
@@ -52,8 +55,14 @@ budget_rel_tol <- 1e-12
 #' total and the budget's total (public parameters), and hold no data.
 #' `spent` is rounded up and `remaining` down, and the printed numbers too
 #' (a spend is never shown smaller than it is). Totals are compared with a
-#' relative slack of \eqn{10^{-12}}{1e-12} to absorb the rounding of decimal
-#' inputs (so that \eqn{0.1 + 0.2}{0.1 + 0.2} fits in \eqn{0.3}{0.3}).
+#' relative slack of \eqn{2 + 2k}{2 + 2k} units in the last place for \eqn{k}{k}
+#' entries, which absorbs the rounding of decimal inputs (so that
+#' \eqn{0.1 + 0.2}{0.1 + 0.2} fits in \eqn{0.3}{0.3}) and nothing more: an
+#' \eqn{(\epsilon, \delta)}{(epsilon, delta)} release whose
+#' \eqn{\epsilon'}{epsilon'} exceeds the total by \eqn{10^{-15}}{1e-15} is refused.
+#' The table's column `draw` is each release's kind of guarantee
+#' (`guarantee_kind`: `"exact"`, `"exact-rejection"` or `"empirical-chain"`;
+#' `"planned"` for a planned spend).
 #'
 #' **Compared with diffprivlib and OpenDP.** From diffprivlib's
 #' `BudgetAccountant` we took the accountant's vocabulary and behaviour: a
@@ -88,7 +97,7 @@ budget_rel_tol <- 1e-12
 #'   \eqn{\varepsilon}{epsilon}-DP) or `"mu"` (\eqn{\mu}{mu}-GDP composition).
 #' @return `dp_budget()` and `dp_spend()`: an object of class
 #'   `riemdp_budget`, with `entries` (a data frame: `release`, `kind`,
-#'   `epsilon`, `mu`, `delta`), `type` (`"epsilon"` or `"mu"`, the unit in force),
+#'   `epsilon`, `mu`, `delta`, `guarantee_kind`), `type` (`"epsilon"` or `"mu"`, the unit in force),
 #'   `spent`, `delta` (the sum of the entries' \eqn{\delta}{delta}: an
 #'   \eqn{(\epsilon, \delta)}{(epsilon, delta)}-DP release, the exact K-norm gradient draw by
 #'   rejection of [dp_frechet_mean()], enters with its \eqn{\epsilon' = \epsilon +
@@ -211,12 +220,16 @@ format.riemdp_budget <- function(x, digits = 4, ...) {
   e <- x$entries
   # spends rounded up, what remains rounded down: the print never states a
   # smaller spend or a larger remainder than the stored numbers
-  fmt <- function(v, down = FALSE) ifelse(is.na(v), "-", format_guarantee(v, digits, down))
+  # (an (epsilon, delta) entry's epsilon' exceeds epsilon by ln(1/(1 - delta)),
+  # often a few ulps: printed without the tolerance for decimal shares)
+  ulps <- if (any(e$kind == "(epsilon, delta)-DP")) 0 else 8
+  fmt <- function(v, down = FALSE) ifelse(is.na(v), "-", format_guarantee(v, digits, down, ulps))
   head <- sprintf("<riemdp privacy budget> %d entr%s, accounted in %s", nrow(e),
                   if (nrow(e) == 1L) "y" else "ies", if (x$type == "epsilon") "epsilon-DP" else "mu-GDP")
   tab <- if (nrow(e) == 0L) "  (no releases yet)" else {
-    m <- rbind(c("release", "kind", "epsilon", "mu"),
-               cbind(e$release, e$kind, fmt(e$epsilon), fmt(e$mu)))
+    draw <- e$guarantee_kind %||% rep(NA_character_, nrow(e))
+    m <- rbind(c("release", "kind", "epsilon", "mu", "draw"),
+               cbind(e$release, e$kind, fmt(e$epsilon), fmt(e$mu), ifelse(is.na(draw), "-", draw)))
     w <- apply(nchar(m), 2L, max)
     apply(m, 1L, function(r) sub(" +$", "", paste0("  ", paste0(r, strrep(" ", w - nchar(r)), collapse = "  "))))
   }
@@ -243,7 +256,14 @@ print.riemdp_budget <- function(x, ...) {
 
 budget_empty_entries <- function() {
   data.frame(release = character(0), kind = character(0), epsilon = numeric(0), mu = numeric(0),
-             delta = numeric(0), stringsAsFactors = FALSE)
+             delta = numeric(0), guarantee_kind = character(0), stringsAsFactors = FALSE)
+}
+
+# A release's kind of guarantee for the budget's table (NA for an object
+# made before releases carried one).
+budget_guarantee_kind <- function(r) {
+  k <- r$guarantee_kind
+  if (is.character(k) && length(k) == 1L && !is.na(k)) k else NA_character_
 }
 
 check_budget_total <- function(total, call) {
@@ -312,7 +332,7 @@ budget_entry <- function(r, label, arg, call) {
     if (!is.numeric(eps) || length(eps) != 1L || !is.finite(eps) || eps <= 0)
       abort(sprintf("`%s` is an epsilon-DP release without a valid `epsilon` field; it cannot be accounted", arg), call)
     return(data.frame(release = label, kind = "epsilon-DP", epsilon = eps, mu = gdp_from_dp(eps), delta = 0,
-                      stringsAsFactors = FALSE))
+                      guarantee_kind = budget_guarantee_kind(r), stringsAsFactors = FALSE))
   }
   # the exact K-norm gradient draw by rejection: (epsilon', delta)-DP with
   # epsilon' = epsilon + ln(1/(1 - delta_f)), delta = delta_f
@@ -322,14 +342,20 @@ budget_entry <- function(r, label, arg, call) {
     if (!is.numeric(eps) || length(eps) != 1L || !is.finite(eps) || eps <= 0 ||
         !is.numeric(del) || length(del) != 1L || !is.finite(del) || del < 0 || del >= 1)
       abort(sprintf("`%s` is an (epsilon, delta)-DP release without valid `epsilon_total` and `delta` fields; it cannot be accounted", arg), call)
+    # epsilon' = epsilon + ln(1/(1 - delta)) at least: a smaller stored
+    # epsilon_total (an edited object) would under-report the spend
+    base <- r$epsilon
+    if (!is.numeric(base) || length(base) != 1L || !is.finite(base) || base <= 0 || eps < base - log1p(-del))
+      abort(sprintf("`%s` is an (epsilon, delta)-DP release whose `epsilon_total` is below epsilon + ln(1/(1 - delta)) of its `epsilon` and `delta` (or `epsilon` is missing); it cannot be accounted. Account the release as returned by the release function", arg), call)
     return(data.frame(release = label, kind = "(epsilon, delta)-DP", epsilon = eps, mu = NA_real_, delta = del,
-                      stringsAsFactors = FALSE))
+                      guarantee_kind = budget_guarantee_kind(r), stringsAsFactors = FALSE))
   }
   if (identical(g, "mu-GDP")) {
     mu <- r$mu
     if (!is.numeric(mu) || length(mu) != 1L || is.na(mu))
       abort(sprintf("`%s` is a mu-GDP release whose mu was not computed (mu = NA: a Gaussian release given `sigma` on a manifold without constant curvature, such as spd or kendall; Jiang et al. 2023 Thm 4.1 computes mu only on constant curvature), so no budget can account for it; for an accountable release on that manifold use mechanism = \"laplace\" or \"kng\" with `epsilon`, or record its privacy loss yourself with dp_spend(budget, mu = ...) if you have a bound on it", arg), call)
-    return(data.frame(release = label, kind = "mu-GDP", epsilon = NA_real_, mu = mu, delta = 0, stringsAsFactors = FALSE))
+    return(data.frame(release = label, kind = "mu-GDP", epsilon = NA_real_, mu = mu, delta = 0,
+                      guarantee_kind = budget_guarantee_kind(r), stringsAsFactors = FALSE))
   }
   abort(sprintf("`%s` carries no differential-privacy guarantee (guarantee: %s), so it cannot be accounted%s",
                 arg, if (is.character(g) && length(g) == 1L) g else "none",
@@ -340,10 +366,11 @@ budget_planned_entry <- function(epsilon, mu, label, call) {
   if (!is.null(epsilon)) {
     epsilon <- check_positive(epsilon, "epsilon", call)
     return(data.frame(release = label, kind = "epsilon-DP", epsilon = epsilon, mu = gdp_from_dp(epsilon), delta = 0,
-                      stringsAsFactors = FALSE))
+                      guarantee_kind = "planned", stringsAsFactors = FALSE))
   }
   mu <- check_positive(mu, "mu", call)
-  data.frame(release = label, kind = "mu-GDP", epsilon = NA_real_, mu = mu, delta = 0, stringsAsFactors = FALSE)
+  data.frame(release = label, kind = "mu-GDP", epsilon = NA_real_, mu = mu, delta = 0, guarantee_kind = "planned",
+             stringsAsFactors = FALSE)
 }
 
 # The unit in force for a set of entries.
@@ -375,7 +402,9 @@ budget_add <- function(b, e, arg, call, release = NULL) {
     abort(sprintf("`%s` is already recorded in this budget (entry \"%s\"): the same release published again discloses nothing new, so it is not charged twice; the budget is unchanged. A new release (a new draw) is a different object and is charged",
                   arg, b$entries$release[match(fp, prints)]), call)
   old <- b$entries
-  if (is.null(old$delta)) old$delta <- rep(0, nrow(old))  # a budget stored before deltas were accounted
+  # a budget stored before deltas or kinds of guarantee were accounted
+  if (is.null(old$delta)) old$delta <- rep(0, nrow(old))
+  if (is.null(old$guarantee_kind)) old$guarantee_kind <- rep(NA_character_, nrow(old))
   entries <- rbind(old, e)
   type <- budget_type(b$requested, entries)
   if (type == "mu" && any(entries$kind == "(epsilon, delta)-DP"))
@@ -383,10 +412,14 @@ budget_add <- function(b, e, arg, call, release = NULL) {
                   arg, if (e$kind == "(epsilon, delta)-DP") "it is (epsilon, delta)-DP" else "the budget holds an (epsilon, delta)-DP release"), call)
   spent <- budget_spent(type, entries)
   tot <- b$total_value
-  if (!is.na(tot) && spent > tot * (1 + budget_rel_tol)) {
+  if (!is.na(tot) && spent > tot * (1 + budget_slack(nrow(entries)))) {
     before <- budget_spent(type, b$entries)
+    # an excess below the printed digits (an (epsilon, delta) entry's
+    # ln(1/(1 - delta)), say) is stated as such
+    after <- if (format(spent, digits = 6) == format(tot, digits = 6))
+      sprintf("%s + %s", format(tot, digits = 6), format_guarantee(spent - tot, 2)) else format_guarantee(spent, 6, ulps = 0)
     abort(sprintf("`%s` would exceed the budget: %s = %s already spent, %s after this spend (%s), above `total` %s = %s; it was not recorded",
-                  arg, type, format_guarantee(before, 6), format_guarantee(spent, 6),
+                  arg, type, format_guarantee(before, 6), after,
                   if (type == "epsilon") "basic composition" else "mu-GDP composition sqrt(sum mu^2)",
                   type, format(tot, digits = 6)), call)
   }

@@ -1087,18 +1087,24 @@ check_row_transforms <- function(vars, columns, call) {
 # The public ranges of the predictors as a 2 x m matrix in the order of `names`.
 predictor_ranges <- function(x_range, names, call, arg = "x_range") {
   m <- length(names)
+  # a non-syntactic predictor is `my var` in the model matrix: matched with
+  # or without its backticks
+  unquote <- function(v) sub("^`(.*)`$", "\\1", v)
+  plain <- unquote(names)
   bad <- function() abort(sprintf("`%s` must give c(lower, upper) (finite, lower < upper) for each predictor: %s; as a vector for one predictor, a 2 x %d matrix or a named list%s",
-                                  arg, paste0("`", names, "`", collapse = ", "), m,
+                                  arg, paste0("`", plain, "`", collapse = ", "), m,
                                   if (any(grepl(":", names, fixed = TRUE))) " (an interaction is a column of its own and needs its own pair)" else ""), call)
   R <- if (is.list(x_range)) {
-    if (is.null(names(x_range)) || !setequal(names(x_range), names) || length(x_range) != m) bad()
-    tryCatch(vapply(x_range[names], function(r) as.double(r), numeric(2)), error = function(e) bad())
+    given <- unquote(names(x_range) %||% character(0))
+    if (is.null(names(x_range)) || anyDuplicated(given) || !setequal(given, plain) || length(x_range) != m) bad()
+    tryCatch(vapply(x_range[match(plain, given)], function(r) as.double(r), numeric(2)), error = function(e) bad())
   } else if (is.numeric(x_range) && is.null(dim(x_range)) && length(x_range) == 2L && m == 1L) {
     matrix(as.double(x_range), 2L, 1L)
   } else if (is.numeric(x_range) && is.matrix(x_range) && all(dim(x_range) == c(2L, m))) {
     if (!is.null(colnames(x_range))) {
-      if (!setequal(colnames(x_range), names)) bad()
-      x_range[, names, drop = FALSE]
+      given <- unquote(colnames(x_range))
+      if (anyDuplicated(given) || !setequal(given, plain)) bad()
+      x_range[, match(plain, given), drop = FALSE]
     } else x_range
   } else bad()
   if (!all(is.finite(R)) || !all(R[1L, ] < R[2L, ]) || !all(is.finite(R[2L, ] - R[1L, ]))) bad()

@@ -10,7 +10,7 @@
 # must imply a mu), so that the printed number never states a stronger
 # guarantee than the stored one: the nearest decimal is read back and moved
 # by one unit of its last digit when it fell on the wrong side.
-format_guarantee <- function(x, digits = 4, down = FALSE) {
+format_guarantee <- function(x, digits = 4, down = FALSE, ulps = 8) {
   vapply(as.double(x), function(v) {
     if (is.na(v) || !is.finite(v) || v == 0) return(format(v))
     s <- trimws(formatC(v, digits = digits, format = "g"))
@@ -18,7 +18,7 @@ format_guarantee <- function(x, digits = 4, down = FALSE) {
       back <- as.numeric(s)
       # a few ulps apart is the floating-point error of an exact decimal
       # share (0.2 * 0.4 = 0.08000000000000002), not a weaker guarantee
-      if (abs(back - v) <= 8 * .Machine$double.eps * abs(v)) return(s)
+      if (abs(back - v) <= ulps * .Machine$double.eps * abs(v)) return(s)
       if (if (down) back <= v else back >= v) return(s)
       step <- 10^(floor(log10(abs(back))) - digits + 1)
       s <- trimws(formatC(if (down) back - step else back + step, digits = digits, format = "g"))

@@ -15,9 +15,9 @@
 #'   on the ball, \eqn{\sigma = 2\Delta_g/\epsilon}{sigma = 2 Delta_g/epsilon} with \eqn{\Delta_g}{Delta_g} from
 #'   [sensitivity_frechet_gradient()]; the normalising constant depends on
 #'   the data, so `"footprint_free"` is refused. On [manifold_euclidean()] it
-#'   is drawn exactly (see Exact KNG on Euclidean space), on spheres exactly
-#'   by rejection with a fixed public run time (see Exact KNG by rejection on
-#'   spheres: an \eqn{(\epsilon', \delta)}{(epsilon', delta)}-DP guarantee with
+#'   is drawn exactly (see Exact KNG on Euclidean space), on spheres and
+#'   hyperbolic space exactly by rejection with a fixed public run time (see
+#'   Exact KNG by rejection on spheres and hyperbolic space: an \eqn{(\epsilon', \delta)}{(epsilon', delta)}-DP guarantee with
 #'   \eqn{\delta \le 10^{-15}}{delta <= 1e-15}); elsewhere by
 #'   Metropolis-Hastings started at the public centre. Every chain iteration
 #'   evaluates the gradient, one pass over all \eqn{n}{n} points, and the
@@ -119,7 +119,7 @@
 #' falls back to Metropolis-Hastings and `method = "exact"` is an error;
 #' `method = "mh"` always uses the chain.
 #'
-#' @section Exact KNG by rejection on spheres:
+#' @section Exact KNG by rejection on spheres and hyperbolic space:
 #' On [manifold_sphere()] the K-norm gradient law
 #' \eqn{f_D(z) \propto \exp(-|G_D(z)|/\sigma)}{f_D(z) propto exp(-|G_D(z)| / sigma)} on the
 #' ball \eqn{B_r(c)}{B_r(c)}, \eqn{G_D(z) = -\frac1n\sum_i Log_z(x_i)}{G_D(z) = -(1/n) sum_i Log_z(x_i)},
@@ -149,7 +149,18 @@
 #' (\eqn{a_{min}}{a_min} = 0.30, 110 passes over the data, against 600 steps of the
 #' chain). Where N would exceed \eqn{10^5}{1e5} (radius near \eqn{\pi/4}{pi/4} in
 #' higher dimension) `"auto"` uses the chain and `"exact"` is an error.
-#' With private `bounds` the mean is drawn by the chain. Floating point makes
+#'
+#' On [manifold_hyperbolic()] (\eqn{d \ge 2}{d >= 2}, curvature -1) the same
+#' construction holds with \eqn{\mu = 1}{mu = 1} and the Hessian at most
+#' \eqn{L = \rho\coth\rho}{L = rho coth(rho)}: proposals from the Laplace law of
+#' scale \eqn{\sigma}{sigma} (which exists for \eqn{\sigma < 1/(d-1)}{sigma < 1/(d - 1)}; otherwise
+#' `"auto"` uses the chain), the fit by K steps of length \eqn{1/L^3}{1/L^3} along
+#' the mean Log (each clipped to the ball), whose gradient is then at most
+#' \eqn{L r (1 - 1/L^3)^{K/2}}{L r (1 - 1/L^3)^(K/2)}. On \eqn{H^2}{H^2} with radius 0.5,
+#' n = 1000 and \eqn{\epsilon = 2}{epsilon = 2}: K = 34, N = 105, \eqn{a_{min}}{a_min} = 0.28, 140
+#' passes. Kendall's shape space and SPD stay on the chain.
+#' With private `bounds` the mean is drawn by the chain (`method = "exact"`
+#' is then an error). Floating point makes
 #' any sampler only approximately the real-valued law.
 #'
 #' @section Choosing the public parameters:
@@ -312,11 +323,130 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   S <- release_points(M, X, call)
   n <- S$n
   kng_ctl <- if (mechanism == "kng") kng_chain_control(control, M$dim, n, call, allow_init = TRUE)
+  control_given <- !is.null(control)
   if (is.null(control)) control <- mcmc_control()
   sens <- frechet_sensitivities(M, n, radius, call)
   check_ball_resolved(M, C, radius, call)
+  noise <- frechet_release_noise(M, n, radius, sens, mechanism, normalizer, if (missing(epsilon)) NULL else epsilon,
+                                 sigma, mu, call)
+  epsilon <- noise$epsilon
+  Delta <- noise$Delta
+  sigma <- noise$sigma
+  mu <- noise$mu
+  factor <- noise$factor
+  source <- noise$source
+  by_row <- is.null(M$point_shape)
+  ctl <- control
+  ctl$thin <- control$n_iter  # a release is the state after burn_in + n_iter iterations
+  # Metropolis-Hastings chains start at the public centre (or the user's public
+  # control$init), never at a point computed from the data.
+  init <- if (is.null(control$init)) C else as_points(M, control$init, "control$init", call)
+  if (init$n != 1L) abort("`control$init` must be a single point", call)
+  if (mechanism == "kng" && geom_dist(M, C, init) > radius)
+    abort(sprintf("`control$init` must lie in the ball of radius %s around `center`, the support of the K-norm gradient mechanism",
+                  format(radius, digits = 6)), call)
+
+  # KNG on R^d: an exact draw by rejection, its sampler chosen from d, sigma
+  # and radius only (NULL: the chain).
+  plan <- if (mechanism == "kng" && M$type == "euclidean" && method != "mh") kng_euclid_plan(M$d, sigma, radius) else NULL
+  if (!is.null(plan) && is.null(plan$proposal)) {
+    if (method == "exact")
+      abort(sprintf("`method = \"exact\"`: the exact K-norm gradient draw on %s is offered only where a proposal is accepted with probability at least %s, and here (sigma = %s, radius = %s) the proven bound is %s; use method = \"auto\" or \"mh\" (Metropolis-Hastings)",
+                    manifold_label(M), format(kng_exact_min_acceptance), format(sigma, digits = 4),
+                    format(radius, digits = 4), format(plan$bound, digits = 3)), call)
+    plan <- NULL
+  }
+  # KNG on a sphere: an exact draw by rejection from a Riemannian Laplace
+  # envelope with a fixed public run time (R/kng-rejection.R), its constants
+  # from public numbers only (NULL: the chain).
+  rej <- if (mechanism == "kng" && kng_rejection_supported(M) && method != "mh")
+           kng_rejection_plan(M, n, epsilon, radius) else NULL
+  if (!is.null(rej) && !rej$available) {
+    if (method == "exact")
+      abort(sprintf("`method = \"exact\"`: the exact K-norm gradient draw by rejection on %s is not available here (n = %d, epsilon = %s, radius = %s): %s; use method = \"auto\" or \"mh\" (the Metropolis-Hastings chain)",
+                    manifold_label(M), n, format(epsilon, digits = 4), format(radius, digits = 4), rej$reason), call)
+    rej <- NULL
+  }
+  if (control_given && (!is.null(plan) || !is.null(rej)))
+    abort(sprintf("`control` sets the Metropolis-Hastings chain, and this K-norm gradient release on %s is an exact draw (%s, chosen from public n, epsilon and radius) that has no chain: drop `control`, or use method = \"mh\" for the chain",
+                  manifold_label(M), if (method == "exact") "method = \"exact\"" else "method = \"auto\""), call)
+  if (mechanism == "kng" && method == "exact" && is.null(plan) && is.null(rej) && M$type != "euclidean")
+    abort(sprintf("`method = \"exact\"`: the K-norm gradient mechanism has an exact sampler on Euclidean space, spheres and hyperbolic space only, not on %s; use method = \"auto\" or \"mh\" (the Metropolis-Hastings chain)",
+                  manifold_label(M)), call)
+  if (diagnostics && !(mechanism == "kng" && is.null(plan) && is.null(rej)))
+    abort(sprintf("`diagnostics = TRUE` reports on the K-norm gradient chain, and this release is %s; use mechanism = \"kng\"%s, or leave diagnostics FALSE",
+                  if (mechanism == "kng") "an exact draw (no chain)" else sprintf("drawn by the %s mechanism", mechanism),
+                  if (M$type == "euclidean" || !is.null(rej)) " with method = \"mh\"" else ""), call)
+
+  # The data enter only below: ball check / clipping, then the Frechet mean
+  # (the footprint) or the KNG target.
+  S <- bound_to_ball(M, S, C, radius, outside, call)
+  diag_out <- NULL
+  if (!is.null(plan)) {
+    res <- core_call(samp_kng_euclid(S, C, radius, sigma, plan$proposal, plan$batch, plan$n_proposals), call)
+    if (!res$found)
+      abort(sprintf("the exact K-norm gradient draw made %s proposals and accepted none, an event of probability below e^-50 (acceptance at least %s); please report this",
+                    format(plan$n_proposals, big.mark = ","), format(plan$bound, digits = 3)), call)
+    estimate <- from_values(M, res$draw, 1L, TRUE, center)
+    sampler <- "exact"
+    rm(res)
+  } else if (!is.null(rej)) {
+    # fit_iter fit steps, one pass at the fit and N proposals, all evaluated,
+    # whatever the data; no proposal accepted: the public centre
+    res <- core_call(samp_kng_rejection(M, S, C, radius, sigma, rej$mu, rej$fit_iter, rej$N, rej$fit_step), call)
+    estimate <- from_values(M, res$draw, 1L, TRUE, center)
+    sampler <- "exact-rejection"
+    rm(res)
+  } else if (mechanism == "kng") {
+    res <- kng_chain_draw(M, S, NULL, sigma, NULL, init$x, radius, NULL, kng_ctl, diagnostics, call, center = C$x)
+    estimate <- from_values(M, res$p, 1L, TRUE, center)
+    diag_out <- res$diagnostics
+    sampler <- "kng-chain"
+  } else {
+    # The footprint: its stopping rule is scale-aware and its work capped by a
+    # public number of iterations; a release emits no data-dependent condition.
+    fm <- core_call(stat_frechet_mean(M, S, initial_mean(M, S), footprint_max_iter, 1e-12), call)
+    footprint <- from_values(M, fm$mean, 1L, TRUE, center)
+    # Generic MH starts at the public point; the SPD log-eigenvalue chain is
+    # never given a start: one would be whitened by the footprint (an anchor
+    # to the data), so it starts at a random draw of a public law.
+    ctl$init <- if (method == "mh") from_values(M, init$x, 1L, TRUE, center) else NULL
+    draw <- riem_rradial(M, 1L, footprint, sigma, method, ctl, mechanism, call, spd_exact_release_min_acceptance)
+    sampler <- attr(draw, "method")
+    estimate <- from_values(M, as.vector(draw), 1L, TRUE, center)
+    rm(fm, footprint, draw)
+  }
+  # Kendall: report the shape in alignment with the public centre, so that the
+  # stored configuration carries no rotation from the footprint (post-processing).
+  # the layout's names (dimnames of the data, else of the centre) are public
+  estimate <- from_values(M, geom_representative(M, C, as_set(M, estimate, "estimate"), by_row), 1L, TRUE,
+                          release_layout(M, X, center))
+  mark_release_diagnostics(structure(list(estimate = estimate, manifold = M, mechanism = mechanism,
+                 guarantee = if (mechanism == "gaussian") "mu-GDP" else if (!is.null(rej)) "(epsilon, delta)-DP" else "epsilon-DP",
+                 guarantee_kind = release_guarantee_kind(sampler),
+                 epsilon = epsilon, mu = if (is.null(rej)) mu else NA_real_,
+                 delta = if (is.null(rej)) 0 else rej$delta_f,
+                 epsilon_total = if (is.null(rej)) epsilon else rej$epsilon_total,
+                 rejection = if (is.null(rej)) NULL else rej[c("mu", "L", "a_min", "N", "delta_f", "fit_iter", "fit_step", "fit_bound", "passes")],
+                 sigma = sigma, sensitivity = Delta, normalizer = normalizer,
+                 n = n, radius = radius, center = from_values(M, C$x, 1L, TRUE, center),
+                 outside = outside, sampler = sampler,
+                 control = if (sampler %in% c("exact", "exact-rejection")) NULL
+                           else if (sampler == "kng-chain") kng_ctl[c("n_iter", "burn_in", "adapt", "target_accept")]
+                           else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
+                 diagnostics = diag_out, call = call),
+            class = c("riemdp_frechet_release", "riemdp_release")))
+}
+
+# The noise of a Frechet-mean release from public numbers only (n, radius,
+# epsilon, or the Gaussian mechanism's mu or sigma; epsilon NULL when not
+# given), validated: epsilon, sigma, mu, the sensitivity Delta, the
+# normalizer's factor and a sentence on where sigma comes from. Used by
+# dp_frechet_mean() and dp_accuracy().
+frechet_release_noise <- function(M, n, radius, sens, mechanism, normalizer, epsilon, sigma, mu, call) {
+  factor <- NA_real_
   if (mechanism == "gaussian") {
-    if (!missing(epsilon) && !is.null(epsilon))
+    if (!is.null(epsilon))
       abort("`epsilon` is not used by the Gaussian mechanism: its guarantee is mu-GDP and its noise is set by `sigma`; drop `epsilon`, or use mechanism = \"laplace\" or \"kng\" for epsilon-DP", call)
     if (is.null(sigma) == is.null(mu))
       abort("the Gaussian mechanism needs exactly one of `mu` (the target mu-GDP; sigma is then calibrated by gdp_sigma()) and `sigma` (the rate of the Riemannian Gaussian law)", call)
@@ -325,7 +455,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
     epsilon <- NA_real_
   } else {
     if (!is.null(mu)) abort(sprintf("`mu` sets the Gaussian mechanism's rate; the %s mechanism's budget is `epsilon`", mechanism), call)
-    if (missing(epsilon)) abort(sprintf("the %s mechanism needs `epsilon`, the privacy budget (a single finite number > 0)", mechanism), call)
+    if (is.null(epsilon)) abort(sprintf("the %s mechanism needs `epsilon`, the privacy budget (a single finite number > 0)", mechanism), call)
     epsilon <- check_positive(epsilon, "epsilon", call)
     if (!is.null(sigma)) abort("`sigma` is set from `epsilon` for the Laplace and KNG mechanisms; leave it NULL", call)
   }
@@ -360,104 +490,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
   }
   if (mechanism == "laplace") check_laplace_exists(M, sigma, epsilon, factor, Delta, source, call)
   if (mechanism != "kng") check_rate(M, mechanism, sigma, call, source)
-  by_row <- is.null(M$point_shape)
-  ctl <- control
-  ctl$thin <- control$n_iter  # a release is the state after burn_in + n_iter iterations
-  # Metropolis-Hastings chains start at the public centre (or the user's public
-  # control$init), never at a point computed from the data.
-  init <- if (is.null(control$init)) C else as_points(M, control$init, "control$init", call)
-  if (init$n != 1L) abort("`control$init` must be a single point", call)
-  if (mechanism == "kng" && geom_dist(M, C, init) > radius)
-    abort(sprintf("`control$init` must lie in the ball of radius %s around `center`, the support of the K-norm gradient mechanism",
-                  format(radius, digits = 6)), call)
-
-  # KNG on R^d: an exact draw by rejection, its sampler chosen from d, sigma
-  # and radius only (NULL: the chain).
-  plan <- if (mechanism == "kng" && M$type == "euclidean" && method != "mh") kng_euclid_plan(M$d, sigma, radius) else NULL
-  if (!is.null(plan) && is.null(plan$proposal)) {
-    if (method == "exact")
-      abort(sprintf("`method = \"exact\"`: the exact K-norm gradient draw on %s is offered only where a proposal is accepted with probability at least %s, and here (sigma = %s, radius = %s) the proven bound is %s; use method = \"auto\" or \"mh\" (Metropolis-Hastings)",
-                    manifold_label(M), format(kng_exact_min_acceptance), format(sigma, digits = 4),
-                    format(radius, digits = 4), format(plan$bound, digits = 3)), call)
-    plan <- NULL
-  }
-  # KNG on a sphere: an exact draw by rejection from a Riemannian Laplace
-  # envelope with a fixed public run time (R/kng-rejection.R), its constants
-  # from public numbers only (NULL: the chain).
-  rej <- if (mechanism == "kng" && kng_rejection_supported(M) && method != "mh")
-           kng_rejection_plan(M, n, epsilon, radius) else NULL
-  if (!is.null(rej) && !rej$available) {
-    if (method == "exact")
-      abort(sprintf("`method = \"exact\"`: the exact K-norm gradient draw by rejection on %s is not available here (n = %d, epsilon = %s, radius = %s): %s; use method = \"auto\" or \"mh\" (the Metropolis-Hastings chain)",
-                    manifold_label(M), n, format(epsilon, digits = 4), format(radius, digits = 4), rej$reason), call)
-    rej <- NULL
-  }
-  if (mechanism == "kng" && method == "exact" && is.null(plan) && is.null(rej) && M$type != "euclidean")
-    abort(sprintf("`method = \"exact\"`: the K-norm gradient mechanism has an exact sampler on Euclidean space and on spheres only, not on %s; use method = \"auto\" or \"mh\" (the Metropolis-Hastings chain)",
-                  manifold_label(M)), call)
-  if (diagnostics && !(mechanism == "kng" && is.null(plan) && is.null(rej)))
-    abort(sprintf("`diagnostics = TRUE` reports on the K-norm gradient chain, and this release is %s; use mechanism = \"kng\"%s, or leave diagnostics FALSE",
-                  if (mechanism == "kng") "an exact draw (no chain)" else sprintf("drawn by the %s mechanism", mechanism),
-                  if (M$type == "euclidean" || !is.null(rej)) " with method = \"mh\"" else ""), call)
-
-  # The data enter only below: ball check / clipping, then the Frechet mean
-  # (the footprint) or the KNG target.
-  S <- bound_to_ball(M, S, C, radius, outside, call)
-  diag_out <- NULL
-  if (!is.null(plan)) {
-    res <- core_call(samp_kng_euclid(S, C, radius, sigma, plan$proposal, plan$batch, plan$n_proposals), call)
-    if (!res$found)
-      abort(sprintf("the exact K-norm gradient draw made %s proposals and accepted none, an event of probability below e^-50 (acceptance at least %s); please report this",
-                    format(plan$n_proposals, big.mark = ","), format(plan$bound, digits = 3)), call)
-    estimate <- from_values(M, res$draw, 1L, TRUE, center)
-    sampler <- "exact"
-    rm(res)
-  } else if (!is.null(rej)) {
-    # fit_iter fit steps, one pass at the fit and N proposals, all evaluated,
-    # whatever the data; no proposal accepted: the public centre
-    res <- core_call(samp_kng_rejection(M, S, C, radius, sigma, rej$mu, rej$fit_iter, rej$N), call)
-    estimate <- from_values(M, res$draw, 1L, TRUE, center)
-    sampler <- "exact-rejection"
-    rm(res)
-  } else if (mechanism == "kng") {
-    res <- kng_chain_draw(M, S, NULL, sigma, NULL, init$x, radius, NULL, kng_ctl, diagnostics, call, center = C$x)
-    estimate <- from_values(M, res$p, 1L, TRUE, center)
-    diag_out <- res$diagnostics
-    sampler <- "kng-chain"
-  } else {
-    # The footprint: its stopping rule is scale-aware and its work capped by a
-    # public number of iterations; a release emits no data-dependent condition.
-    fm <- core_call(stat_frechet_mean(M, S, initial_mean(M, S), footprint_max_iter, 1e-12), call)
-    footprint <- from_values(M, fm$mean, 1L, TRUE, center)
-    # Generic MH starts at the public point; the SPD log-eigenvalue chain is
-    # never given a start: one would be whitened by the footprint (an anchor
-    # to the data), so it starts at a random draw of a public law.
-    ctl$init <- if (method == "mh") from_values(M, init$x, 1L, TRUE, center) else NULL
-    draw <- riem_rradial(M, 1L, footprint, sigma, method, ctl, mechanism, call, spd_exact_release_min_acceptance)
-    sampler <- attr(draw, "method")
-    estimate <- from_values(M, as.vector(draw), 1L, TRUE, center)
-    rm(fm, footprint, draw)
-  }
-  # Kendall: report the shape in alignment with the public centre, so that the
-  # stored configuration carries no rotation from the footprint (post-processing).
-  # the layout's names (dimnames of the data, else of the centre) are public
-  estimate <- from_values(M, geom_representative(M, C, as_set(M, estimate, "estimate"), by_row), 1L, TRUE,
-                          release_layout(M, X, center))
-  mark_release_diagnostics(structure(list(estimate = estimate, manifold = M, mechanism = mechanism,
-                 guarantee = if (mechanism == "gaussian") "mu-GDP" else if (!is.null(rej)) "(epsilon, delta)-DP" else "epsilon-DP",
-                 guarantee_kind = release_guarantee_kind(sampler),
-                 epsilon = epsilon, mu = if (is.null(rej)) mu else NA_real_,
-                 delta = if (is.null(rej)) 0 else rej$delta_f,
-                 epsilon_total = if (is.null(rej)) epsilon else rej$epsilon_total,
-                 rejection = if (is.null(rej)) NULL else rej[c("mu", "a_min", "N", "delta_f", "fit_iter", "fit_bound", "passes")],
-                 sigma = sigma, sensitivity = Delta, normalizer = normalizer,
-                 n = n, radius = radius, center = from_values(M, C$x, 1L, TRUE, center),
-                 outside = outside, sampler = sampler,
-                 control = if (sampler %in% c("exact", "exact-rejection")) NULL
-                           else if (sampler == "kng-chain") kng_ctl[c("n_iter", "burn_in", "adapt", "target_accept")]
-                           else unclass(control)[c("n_iter", "burn_in", "adapt", "target_accept")],
-                 diagnostics = diag_out, call = call),
-            class = c("riemdp_frechet_release", "riemdp_release")))
+  list(epsilon = epsilon, sigma = sigma, mu = mu, Delta = Delta, factor = factor, source = source)
 }
 
 # The Riemannian Laplace law exists only for sigma below a bound set by the
@@ -651,6 +684,7 @@ guarantee_kind_sentence <- function(x) {
   switch(kind,
          exact = "Guarantee kind: exact (the draw is an exact sample of the mechanism's law).",
          `exact-rejection` = "Guarantee kind: exact-rejection.",
+         none = "Guarantee kind: none (no differential-privacy guarantee).",
          "Guarantee kind: empirical-chain (the epsilon above is that of the mechanism's exact law; that this chain's draw follows it is checked empirically, not proven).")
 }
 
@@ -663,7 +697,7 @@ kng_rejection_sentence <- function(x, factor, source) {
           format_guarantee(x$epsilon, 4), format_guarantee(-log1p(-rj$delta_f), 3), format_guarantee(rj$delta_f, 3),
           factor, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4), x$n, format(x$radius, digits = 4),
           source, format_guarantee(x$epsilon, 4), format(rj$mu, digits = 4), as.integer(rj$fit_iter),
-          format(rj$N, big.mark = ","), format(rj$passes, big.mark = ","), format(rj$a_min, digits = 3))
+          format(rj$N, big.mark = ","), format(rj$passes, big.mark = ","), format_guarantee(rj$a_min, 3, down = TRUE, ulps = 0))
 }
 
 # The mu-GDP that a pure epsilon-DP release implies (Dong et al. 2022), for

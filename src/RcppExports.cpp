@@ -527,8 +527,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // samp_kng_rejection
-Rcpp::List samp_kng_rejection(Rcpp::List M, Rcpp::List X, Rcpp::List center, double radius, double sigma, double mu, int fit_iter, double n_proposals);
-RcppExport SEXP _riemdp_samp_kng_rejection(SEXP MSEXP, SEXP XSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP sigmaSEXP, SEXP muSEXP, SEXP fit_iterSEXP, SEXP n_proposalsSEXP) {
+Rcpp::List samp_kng_rejection(Rcpp::List M, Rcpp::List X, Rcpp::List center, double radius, double sigma, double mu, int fit_iter, double n_proposals, double fit_step);
+RcppExport SEXP _riemdp_samp_kng_rejection(SEXP MSEXP, SEXP XSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP sigmaSEXP, SEXP muSEXP, SEXP fit_iterSEXP, SEXP n_proposalsSEXP, SEXP fit_stepSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -540,7 +540,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type mu(muSEXP);
     Rcpp::traits::input_parameter< int >::type fit_iter(fit_iterSEXP);
     Rcpp::traits::input_parameter< double >::type n_proposals(n_proposalsSEXP);
-    rcpp_result_gen = Rcpp::wrap(samp_kng_rejection(M, X, center, radius, sigma, mu, fit_iter, n_proposals));
+    Rcpp::traits::input_parameter< double >::type fit_step(fit_stepSEXP);
+    rcpp_result_gen = Rcpp::wrap(samp_kng_rejection(M, X, center, radius, sigma, mu, fit_iter, n_proposals, fit_step));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -793,7 +794,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_riemdp_priv_spd_exact_log_ratio", (DL_FUNC) &_riemdp_priv_spd_exact_log_ratio, 1},
     {"_riemdp_samp_mh_radial", (DL_FUNC) &_riemdp_samp_mh_radial, 10},
     {"_riemdp_samp_kng_euclid", (DL_FUNC) &_riemdp_samp_kng_euclid, 7},
-    {"_riemdp_samp_kng_rejection", (DL_FUNC) &_riemdp_samp_kng_rejection, 8},
+    {"_riemdp_samp_kng_rejection", (DL_FUNC) &_riemdp_samp_kng_rejection, 9},
     {"_riemdp_priv_frechet_sensitivity", (DL_FUNC) &_riemdp_priv_frechet_sensitivity, 3},
     {"_riemdp_priv_spd_laplace_sigma_max", (DL_FUNC) &_riemdp_priv_spd_laplace_sigma_max, 1},
     {"_riemdp_priv_clip_to_ball", (DL_FUNC) &_riemdp_priv_clip_to_ball, 5},

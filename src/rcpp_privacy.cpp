@@ -300,7 +300,7 @@ Rcpp::List samp_kng_euclid(Rcpp::List X, Rcpp::List center, double radius, doubl
 // depend on the data: for tests only, never stored in a release.
 // [[Rcpp::export]]
 Rcpp::List samp_kng_rejection(Rcpp::List M, Rcpp::List X, Rcpp::List center, double radius, double sigma, double mu,
-                              int fit_iter, double n_proposals) {
+                              int fit_iter, double n_proposals, double fit_step = 1.0) {
   auto m = make_manifold(M);
   const int D = m->ambient();
   Set S(X, D), C(center, D);
@@ -308,7 +308,8 @@ Rcpp::List samp_kng_rejection(Rcpp::List M, Rcpp::List X, Rcpp::List center, dou
   C.get(0, c);
   Xoshiro256pp rng = rng_from_r();
   const KngRejectionResult r = interruptible([&] {
-    return kng_rejection_draw(*m, S.points, c, radius, sigma, mu, fit_iter, static_cast<long>(n_proposals), rng, x);
+    return kng_rejection_draw(*m, S.points, c, radius, sigma, mu, fit_iter, static_cast<long>(n_proposals), rng, x,
+                              fit_step);
   });
   return Rcpp::List::create(Rcpp::Named("found") = r.found, Rcpp::Named("draw") = Rcpp::NumericVector(x.data(), x.data() + D),
                             Rcpp::Named("accepted") = static_cast<double>(r.accepted),

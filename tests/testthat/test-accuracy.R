@@ -29,7 +29,8 @@ test_that("argument checks name the argument and what was expected", {
   expect_error(acc(probs = 1.5), "`probs` must be numbers strictly between 0 and 1", class = "riemdp_error")
   expect_error(acc(scale = -1), "`scale` must be a single finite number > 0", class = "riemdp_error")
   expect_error(acc(units = 3), "`units` must be NULL or a single string", class = "riemdp_error")
-  expect_error(acc(mechanism = "kng"), "`spread` must be a single finite number >= 0", class = "riemdp_error")
+  expect_error(acc(mechanism = "kng"), "`spread` is required for the K-norm gradient mechanism", class = "riemdp_error")
+  expect_error(acc(mechanism = "kng", spread = -1), "`spread` must be NULL or a single finite number >= 0", class = "riemdp_error")
   expect_error(acc(location = c(1, 0, 0)), "`location` must lie within `radius`", class = "riemdp_error")
   expect_error(dp_accuracy(S2, "frechet_mean", n = 10, epsilon = -1, radius = 0.3, center = north),
                "`epsilon` must be a single finite number > 0", class = "riemdp_error")
@@ -113,8 +114,9 @@ test_that("a small simulation equals a direct loop of releases on the same synth
   E2 <- manifold_euclidean(2)
   set.seed(3)
   b <- dp_accuracy(E2, "frechet_mean", n = 10, epsilon = 2, radius = 1, center = c(0, 0), reps = 50)
-  set.seed(3)
   rel <- dp_frechet_mean(E2, matrix(0, 10, 2), epsilon = 2, radius = 1, center = c(0, 0))
+  expect_identical(b$sigma, rel$sigma)
+  set.seed(3)
   draws <- riem_rlaplace(E2, 50, c(0, 0), rel$sigma)
   expect_identical(unname(b$errors[, 1]), sqrt(rowSums(draws^2)))
   # linear regression: uniform design, Gaussian noise, the release, the Huber fit
@@ -153,7 +155,9 @@ test_that("regression plans: measures, print, format, quantile, plot", {
   expect_identical(g$measures, c("footpoint", "endpoint", "shooting", "prediction"))
   expect_identical(dim(g$errors), c(4L, 4L))
   expect_true(all(g$quantiles[, "50%"] <= g$quantiles[, "90%"]))
-  expect_true(all(g$lower <= g$quantiles & g$quantiles <= g$upper))
+  # (4 reps: the tails' bounds are beyond the draws, NA)
+  expect_true(all(g$lower <= g$quantiles & g$quantiles <= g$upper, na.rm = TRUE))
+  expect_true(all(is.na(g$upper[, "90%"])))
   out <- paste(capture.output(print(g)), collapse = " ")
   expect_match(gsub("\\s+", " ", out), "Public computation only: no data used, no budget spent")
   expect_true(any(grepl("(km)", out, fixed = TRUE)))
@@ -176,4 +180,78 @@ test_that("Kendall plans align the release's representative before comparing sho
   rot <- function(A, a) A %*% matrix(c(cos(a), sin(a), -sin(a), cos(a)), 2)
   e <- riemdp:::accuracy_geodesic_errors(K, p, v, rot(p, 0.7), rot(v, 0.7))
   expect_close(e, c(footpoint = 0, endpoint = 0, shooting = 0, prediction = 0), tol = 1e-8)
+})
+
+test_that("the Monte Carlo intervals cover the quantiles at 95% at least, and are NA with too few reps", {
+  # Exp(1) errors: the q-quantile is -log(1 - q); 4000 plans of R = 40 draws
+  set.seed(11)
+  probs <- c(0.5, 0.9)
+  truth <- -log(1 - probs)
+  cover <- replicate(4000, {
+    qs <- riemdp:::accuracy_quantiles(matrix(rexp(40), ncol = 1, dimnames = list(NULL, "d")), probs)
+    qs$lower[1, ] <= truth & truth <= qs$upper[1, ]
+  })
+  rate <- rowMeans(cover)
+  # binomial standard error 0.0035: a 95% interval must not fall below 0.94
+  expect_true(all(rate >= 0.94), info = paste(rate, collapse = " "))
+  expect_true(all(rate <= 0.995))
+  # R = 3: no order statistic lies beyond the median's 2.5% tails
+  qs <- riemdp:::accuracy_quantiles(matrix(c(1, 2, 3), ncol = 1, dimnames = list(NULL, "d")), probs)
+  expect_true(is.na(qs$lower[1, "50%"]) && is.na(qs$upper[1, "50%"]) && is.na(qs$upper[1, "90%"]))
+  expect_identical(qs$lower[1, "90%"], 1)
+  a <- dp_accuracy(S2, "frechet_mean", n = 50, epsilon = 1, radius = 0.3, center = north, reps = 3)
+  expect_true(is.na(format(a)[["MC +-% (median)"]]))
+  expect_output(print(a), "NA: too few `reps`", fixed = TRUE)
+})
+
+test_that("hostile inputs: spread on the exact route, the stored call, probs labels, the box, the ball", {
+  # a data matrix passed as `spread` on the Laplace route is refused
+  X <- matrix(rnorm(30), 10, 3)
+  expect_error_mentions(dp_accuracy(S2, "frechet_mean", n = 50, epsilon = 1, radius = 0.3, center = north, spread = X),
+                        c("`spread`", "single finite number"))
+  # under do.call the stored call holds no large value
+  a <- do.call(dp_accuracy, list(S2, "frechet_mean", n = 50, epsilon = 1, radius = 0.3, center = north, reps = 20,
+                                 probs = c(0.1, 0.975)))
+  vals <- as.list(a$call)[-1]
+  expect_true(all(vapply(vals, function(v) is.name(v) || is.call(v) || length(v) <= 4L, NA)))
+  expect_identical(a$call$M, as.name("M"))
+  expect_identical(colnames(a$quantiles), c("10%", "50%", "90%", "97.5%"))
+  expect_output(print(a), "97.5%", fixed = TRUE)
+  # the exact route needs no n copies of the data: n = 1e8 at once
+  g <- dp_accuracy(S2, "frechet_mean", n = 1e8, radius = 0.3, center = north, mechanism = "gaussian", mu = 1, reps = 20)
+  # (sigma is proportional to the sensitivity, 1/n here: that of a release
+  # on 1000 points, scaled)
+  s3 <- dp_frechet_mean(S2, matrix(north, 1e3, 3, byrow = TRUE), radius = 0.3, center = north,
+                        mechanism = "gaussian", mu = 1)$sigma
+  expect_equal(g$sigma, s3 * 1e3 / 1e8, tolerance = 1e-3)
+  # a KNG spread beyond the radius is refused whatever the seed; at the
+  # radius, with the location on the boundary, the plan never fails
+  for (sd in 1:3) {
+    set.seed(sd)
+    expect_error_mentions(dp_accuracy(S2, "frechet_mean", n = 20, epsilon = 1, radius = 0.2, center = north,
+                                      mechanism = "kng", spread = 0.21, reps = 2, verbose = FALSE),
+                          c("`spread` = 0.21", "`radius` = 0.2"))
+  }
+  edge <- riem_exp(S2, north, c(0.2, 0, 0))
+  b <- dp_accuracy(S2, "frechet_mean", n = 30, epsilon = 1, radius = 0.2, center = north, location = edge,
+                   mechanism = "kng", spread = 0.2, reps = 2, verbose = FALSE)
+  expect_true(all(is.finite(b$errors)))
+  # a non-syntactic predictor name, with or without its backticks
+  set.seed(12)
+  df <- data.frame(`my var` = runif(60, 0, 10), check.names = FALSE)
+  df$y <- 2 + 0.3 * df$`my var` + rnorm(60)
+  r1 <- dp_linear_regression(y ~ `my var`, df, epsilon = 1, tau = 2, x_range = list(`my var` = c(0, 10)), beta_max = 10)
+  r2 <- dp_linear_regression(y ~ `my var`, df, epsilon = 1, tau = 2, x_range = list("`my var`" = c(0, 10)), beta_max = 10)
+  expect_identical(unname(r1$x_range), unname(r2$x_range))
+  expect_error_mentions(dp_linear_regression(y ~ `my var`, df, epsilon = 1, tau = 2, x_range = list(other = c(0, 10)),
+                                             beta_max = 10),
+                        c("`x_range`", "`my var`"))
+  l <- dp_accuracy(NULL, "linear_regression", n = 50, epsilon = 1, tau = 2, x_range = list(`my var` = c(0, 10)),
+                   beta_max = 10, spread = list(sd = 1), reps = 2, verbose = FALSE)
+  expect_true(all(is.finite(l$errors)))
+  # linear: a location outside the release's box
+  expect_error_mentions(dp_accuracy(NULL, "linear_regression", n = 50, epsilon = 1, tau = 1,
+                                    x_range = list(d = c(0, 10)), beta_max = 10, spread = list(sd = 1),
+                                    location = c(0, 2), reps = 2),
+                        c("`location`", "public box", "`beta_max` = 10"))
 })

@@ -127,3 +127,39 @@ test_that("print shows the table, the composition theorem and the remaining budg
   expect_match(format(dp_budget())[2], "no releases yet", fixed = TRUE)
   expect_match(format(dp_budget())[4], "Total: none set", fixed = TRUE)
 })
+
+test_that("the slack absorbs decimal rounding only; tampered epsilon' is refused; the table shows each draw's kind", {
+  b <- dp_budget(total = c(epsilon = 0.3))
+  b <- dp_spend(b, epsilon = 0.1)
+  b <- dp_spend(b, epsilon = 0.2)                      # 0.1 + 0.2 fits in 0.3
+  expect_equal(b$spent, 0.3)
+  b <- dp_spend(dp_budget(total = c(epsilon = 1)), epsilon = 0.1)
+  for (i in 1:9) b <- dp_spend(b, epsilon = 0.1)       # ten tenths fit in 1
+  expect_error_mentions(dp_spend(b, epsilon = 1e-12), "would exceed the budget")
+  # an (epsilon, delta) release whose epsilon' exceeds the total by 1e-15
+  S2 <- manifold_sphere(2)
+  north <- c(0, 0, 1)
+  set.seed(5)
+  X <- riem_rlaplace(S2, 300, north, 0.05)
+  rel <- dp_frechet_mean(S2, X, epsilon = 1, radius = pi / 8, center = north, mechanism = "kng", outside = "clip")
+  expect_identical(rel$sampler, "exact-rejection")
+  expect_true(rel$epsilon_total > 1 && rel$epsilon_total < 1 + 1e-14)
+  expect_error_mentions(dp_budget(rel, total = c(epsilon = 1)), c("would exceed", "1 \\+ [0-9.]+e-1[56]"))
+  # printed epsilon' is never the bare epsilon
+  out <- capture.output(print(dp_budget(rel)))
+  expect_false(any(grepl("exact-rejection", out) & grepl("  1  ", out, fixed = TRUE)))
+  expect_match(out[3], "exact-rejection", fixed = TRUE)
+  # a tampered object claiming epsilon' = epsilon is refused
+  bad <- rel
+  bad$epsilon_total <- bad$epsilon
+  expect_error_mentions(dp_budget(bad), c("`bad`", "epsilon_total", "below"))
+  # the draw column: exact, empirical-chain, planned
+  lap <- dp_frechet_mean(S2, X, epsilon = 0.5, radius = pi / 8, center = north, outside = "clip")
+  ch <- dp_frechet_mean(S2, X, epsilon = 0.5, radius = pi / 8, center = north, outside = "clip", mechanism = "kng",
+                        method = "mh")
+  bb <- dp_spend(dp_budget(lap, ch), epsilon = 0.1)
+  expect_identical(bb$entries$guarantee_kind, c("exact", "empirical-chain", "planned"))
+  tab <- capture.output(print(bb))
+  expect_match(tab[2], "draw", fixed = TRUE)
+  expect_match(tab[4], "empirical-chain", fixed = TRUE)
+})

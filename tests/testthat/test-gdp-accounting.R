@@ -184,7 +184,7 @@ test_that("conversions and compositions round to the safe side", {
   expect_identical(fg(0.08 * (1 + 1e-12), 4), "0.08001")
   b <- dp_spend(dp_spend(dp_budget(total = c(mu = 1)), mu = 0.12344, label = "a"), epsilon = 0.12344, label = "b")
   out <- capture.output(print(b))
-  expect_true(any(grepl("^  a +mu-GDP +- +0\\.1235$", out)))
+  expect_true(any(grepl("^  a +mu-GDP +- +0\\.1235 +planned$", out)))
   expect_true(any(grepl("^  b +epsilon-DP +0\\.1235 ", out)))
   spent <- as.numeric(sub(".*mu = ([0-9.e+-]+) .*", "\\1", grep("^Spent", out, value = TRUE)))
   expect_gte(spent, b$spent)

@@ -332,6 +332,7 @@ test_that("bound_to_ball() always runs the clip: the same code path whether or n
     for (mech in c("laplace", "kng")) {
       set.seed(3313)
       r <- dp_frechet_mean(S2, data, epsilon = 1, radius = 0.5, center = c(0, 0, 1), outside = "clip", mechanism = mech,
+                           method = if (mech == "kng") "mh" else "auto",
                            control = mcmc_control(n_iter = 100, burn_in = 100, verbose = FALSE))
     }
     counts <- c(counts, calls)

@@ -300,11 +300,10 @@ test_that("the route falls back to the chain, or refuses, with public reasons", 
   expect_error_mentions(dp_frechet_mean(S5, X, epsilon = 1, radius = 0.78, center = c5, mechanism = "kng",
                                         method = "exact"),
                         c("`method = \"exact\"`", "proposals", "radius = 0.78"))
-  H2 <- manifold_hyperbolic(2)
-  o <- c(1, 0, 0)
-  expect_error_mentions(dp_frechet_mean(H2, matrix(o, 5, 3, byrow = TRUE), epsilon = 1, radius = 1, center = o,
+  P2 <- manifold_spd(2)
+  expect_error_mentions(dp_frechet_mean(P2, array(diag(2), c(2, 2, 5)), epsilon = 1, radius = 1, center = diag(2),
                                         mechanism = "kng", method = "exact"),
-                        c("`method = \"exact\"`", "spheres"))
+                        c("`method = \"exact\"`", "hyperbolic space"))
   S2 <- manifold_sphere(2)
   expect_error_mentions(dp_frechet_mean(S2, matrix(c(0, 0, 1), 5, 3, byrow = TRUE), epsilon = 1, radius = 0.3,
                                         center = c(0, 0, 1), mechanism = "kng", diagnostics = TRUE),
@@ -345,4 +344,50 @@ test_that("regression releases are labelled as chain draws (empirical-chain) in 
                                 center = p0, radius = 0.5)
   expect_identical(geo$guarantee_kind, "empirical-chain")
   expect_match(gsub("\\s+", " ", paste(capture.output(print(geo)), collapse = " ")), "Guarantee kind: empirical-chain", fixed = TRUE)
+})
+
+test_that("hostile inputs: tiny radius, huge epsilon, subnormal delta_f, control, private bounds", {
+  S2 <- manifold_sphere(2)
+  north <- c(0, 0, 1)
+  # a radius whose acceptance integrals underflow: unavailable, with a reason
+  pl <- riemdp:::kng_rejection_plan(S2, 300, 1, 1e-160)
+  expect_false(pl$available)
+  expect_match(pl$reason, "double precision")
+  X <- matrix(north, 30, 3, byrow = TRUE)
+  expect_error_mentions(dp_frechet_mean(S2, X, epsilon = 1, radius = 1e-160, center = north, mechanism = "kng",
+                                        method = "exact"),
+                        c("`method = \"exact\"`", "double precision"))
+  # delta_f is rounded up at every magnitude: above the computed
+  # (1 - a_min)^N by more than the exponent's rounding, and > 0 where that
+  # underflows (delta_target 1e-320 is subnormal)
+  for (dt in c(1e-15, 1e-300, 1e-320)) {
+    p <- riemdp:::kng_rejection_plan(S2, 1000, 1, pi / 8, delta_target = dt)
+    expect_true(p$available)
+    L <- p$N * log1p(-p$a_min)
+    expect_true(p$delta_f > exp(L) * (1 + 4 * abs(L) * .Machine$double.eps))
+    expect_true(p$delta_f > 0)
+    expect_true(p$epsilon_total > 1)
+  }
+  # the printed a_min is rounded down
+  set.seed(3)
+  Y <- riem_rlaplace(S2, 300, north, 0.05)
+  rel <- dp_frechet_mean(S2, Y, epsilon = 1, radius = pi / 8, center = north, mechanism = "kng", outside = "clip")
+  txt <- gsub("\\s+", " ", paste(capture.output(print(rel)), collapse = " "))
+  a_txt <- as.numeric(sub(".*a_min = ([0-9.e-]+),.*", "\\1", txt))
+  expect_true(a_txt <= rel$rejection$a_min)
+  # `control` sets a chain this release does not have
+  expect_error_mentions(dp_frechet_mean(S2, Y, epsilon = 1, radius = pi / 8, center = north, mechanism = "kng",
+                                        outside = "clip", control = mcmc_control(n_iter = 50)),
+                        c("`control`", "exact draw", "method = \"mh\""))
+  # private bounds: "exact" refused before the data are used; the composed
+  # guarantee names its kind once, at the end
+  expect_error_mentions(dp_frechet_mean(S2, Y, epsilon = 1, mechanism = "kng", method = "exact",
+                                        bounds = dp_bounds(share = 0.2)),
+                        c("`method = \"exact\"`", "private bounds"))
+  rb <- dp_frechet_mean(S2, Y, epsilon = 1, mechanism = "kng", bounds = dp_bounds(share = 0.2),
+                        control = mcmc_control(n_iter = 50, burn_in = 50))
+  g <- riemdp:::guarantee_sentence(rb)
+  expect_identical(lengths(regmatches(g, gregexpr("Guarantee kind", g))), 1L)
+  expect_identical(lengths(regmatches(g, gregexpr("-GDP \\(gdp_from_dp", g))), 1L)
+  expect_match(g, "Guarantee kind: empirical-chain \\([^)]*\\)\\.$")
 })
