@@ -125,7 +125,8 @@ accuracy_data_args <- c("X", "Y", "x", "data", "formula", "weights", "na.action"
 #'   or `"linear_regression"`, or the function itself ([dp_frechet_mean],
 #'   [dp_geodesic_regression], [dp_linear_regression]).
 #' @param n The planned sample size, a whole number (at least 2 for the
-#'   regressions, at most \eqn{10^8}{1e8}).
+#'   regressions; at most \eqn{10^8}{1e8} on the exact route and
+#'   \eqn{10^6}{1e6} where releases are simulated).
 #' @param ... The release's public parameters, named as in the release
 #'   function: for the Fréchet mean `epsilon`, `radius`, `center`,
 #'   `mechanism`, `outside`, `normalizer`, `sigma`, `mu`, `method`,
@@ -316,6 +317,17 @@ accuracy_quantiles <- function(E, probs) {
   list(q = q, lower = lower, upper = upper)
 }
 
+# The simulation routes release on n synthetic points `reps` times: n is
+# capped so that a call cannot run for hours (the error shrinks like 1/n:
+# predict at the cap and scale).
+accuracy_max_sim_n <- 1e6
+accuracy_check_sim_n <- function(n, call) {
+  if (n > accuracy_max_sim_n)
+    abort(sprintf("`n` = %s is above %s, the largest sample size dp_accuracy() simulates (each of `reps` releases runs on n synthetic points; at 1e6 one release takes about a minute). The errors shrink like 1/n: predict at n = %s and scale by %s / n",
+                  format(n, big.mark = ","), format(accuracy_max_sim_n, big.mark = ","),
+                  format(accuracy_max_sim_n, scientific = FALSE), format(accuracy_max_sim_n, scientific = FALSE)), call)
+}
+
 # Rethrow an error of a release (on synthetic data) with dp_accuracy()'s call.
 accuracy_try <- function(expr, call) {
   tryCatch(expr, riemdp_error = function(e) abort(conditionMessage(e), call))
@@ -448,6 +460,7 @@ accuracy_frechet <- function(M, n, pub, spread, location, reps, verbose, call) {
     return(list(errors = D, route = route, sigma = noise$sigma, mechanism = mech, spread = NULL,
                 location = loc, target = "the Fr\u00e9chet mean of the data"))
   }
+  accuracy_check_sim_n(n, call)
   rel_fun <- function(X) accuracy_try(do.call(dp_frechet_mean, c(list(M, X), pub)), call)
   if (is.null(spread))
     abort("`spread` is required for the K-norm gradient mechanism: the assumed root mean square distance of the points from their centre", call)
@@ -465,13 +478,14 @@ accuracy_frechet <- function(M, n, pub, spread, location, reps, verbose, call) {
     c(distance = geom_dist(M, as_set(M, coef(fm), "fit"), as_set(M, coef(rel), "release")))
   }
   D <- accuracy_loop(reps, one, verbose, "releases")
-  list(errors = D, route = "simulation", sigma = sigma, mechanism = mech, spread = c(rms = spread),
+  list(errors = D, route = "simulation", sigma = sigma, mechanism = mech, spread = c(rms = unname(spread)),
        location = loc, target = "the Fr\u00e9chet mean of the data (in the ball)")
 }
 
 ## --- geodesic regression ------------------------------------------------------
 
 accuracy_geodesic <- function(M, n, pub, spread, location, reps, verbose, call) {
+  accuracy_check_sim_n(n, call)
   for (a in c("epsilon", "tau", "tau_m", "x_range", "center", "radius"))
     if (is.null(pub[[a]])) abort(sprintf("`%s` is required: a public parameter of the release", a), call)
   xr <- check_range(pub$x_range, "x_range", call)
@@ -545,6 +559,7 @@ accuracy_geodesic_errors <- function(M, p0, v0, p1, v1, grid = seq(0, 1, length.
 ## --- linear regression --------------------------------------------------------
 
 accuracy_linear <- function(n, pub, spread, location, reps, verbose, call) {
+  accuracy_check_sim_n(n, call)
   for (a in c("epsilon", "tau", "x_range", "beta_max"))
     if (is.null(pub[[a]])) abort(sprintf("`%s` is required: a public parameter of the release", a), call)
   tau <- check_positive(pub$tau, "tau", call)

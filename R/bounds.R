@@ -1115,6 +1115,7 @@ frechet_release_with_bounds <- function(M, X, epsilon, radius, center, mechanism
                          outside = "clip", normalizer = normalizer, method = method, control = control)
   stages <- plan$stages
   rel$epsilon <- sum(stages$epsilon) + eps_mean
+  rel$epsilon_total <- rel$epsilon  # an epsilon-DP composition: no delta part
   rel$epsilon_mean <- eps_mean
   rel$mu <- gdp_from_dp(rel$epsilon)
   rel$bounds_stages <- stages

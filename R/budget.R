@@ -256,7 +256,8 @@ print.riemdp_budget <- function(x, ...) {
 
 budget_empty_entries <- function() {
   data.frame(release = character(0), kind = character(0), epsilon = numeric(0), mu = numeric(0),
-             delta = numeric(0), guarantee_kind = character(0), stringsAsFactors = FALSE)
+             delta = numeric(0), guarantee_kind = character(0), epsilon_excess = numeric(0),
+             stringsAsFactors = FALSE)
 }
 
 # A release's kind of guarantee for the budget's table (NA for an object
@@ -332,7 +333,7 @@ budget_entry <- function(r, label, arg, call) {
     if (!is.numeric(eps) || length(eps) != 1L || !is.finite(eps) || eps <= 0)
       abort(sprintf("`%s` is an epsilon-DP release without a valid `epsilon` field; it cannot be accounted", arg), call)
     return(data.frame(release = label, kind = "epsilon-DP", epsilon = eps, mu = gdp_from_dp(eps), delta = 0,
-                      guarantee_kind = budget_guarantee_kind(r), stringsAsFactors = FALSE))
+                      guarantee_kind = budget_guarantee_kind(r), epsilon_excess = 0, stringsAsFactors = FALSE))
   }
   # the exact K-norm gradient draw by rejection: (epsilon', delta)-DP with
   # epsilon' = epsilon + ln(1/(1 - delta_f)), delta = delta_f
@@ -348,14 +349,15 @@ budget_entry <- function(r, label, arg, call) {
     if (!is.numeric(base) || length(base) != 1L || !is.finite(base) || base <= 0 || eps < base - log1p(-del))
       abort(sprintf("`%s` is an (epsilon, delta)-DP release whose `epsilon_total` is below epsilon + ln(1/(1 - delta)) of its `epsilon` and `delta` (or `epsilon` is missing); it cannot be accounted. Account the release as returned by the release function", arg), call)
     return(data.frame(release = label, kind = "(epsilon, delta)-DP", epsilon = eps, mu = NA_real_, delta = del,
-                      guarantee_kind = budget_guarantee_kind(r), stringsAsFactors = FALSE))
+                      guarantee_kind = budget_guarantee_kind(r), epsilon_excess = eps - base,
+                      stringsAsFactors = FALSE))
   }
   if (identical(g, "mu-GDP")) {
     mu <- r$mu
     if (!is.numeric(mu) || length(mu) != 1L || is.na(mu))
       abort(sprintf("`%s` is a mu-GDP release whose mu was not computed (mu = NA: a Gaussian release given `sigma` on a manifold without constant curvature, such as spd or kendall; Jiang et al. 2023 Thm 4.1 computes mu only on constant curvature), so no budget can account for it; for an accountable release on that manifold use mechanism = \"laplace\" or \"kng\" with `epsilon`, or record its privacy loss yourself with dp_spend(budget, mu = ...) if you have a bound on it", arg), call)
     return(data.frame(release = label, kind = "mu-GDP", epsilon = NA_real_, mu = mu, delta = 0,
-                      guarantee_kind = budget_guarantee_kind(r), stringsAsFactors = FALSE))
+                      guarantee_kind = budget_guarantee_kind(r), epsilon_excess = 0, stringsAsFactors = FALSE))
   }
   abort(sprintf("`%s` carries no differential-privacy guarantee (guarantee: %s), so it cannot be accounted%s",
                 arg, if (is.character(g) && length(g) == 1L) g else "none",
@@ -366,11 +368,11 @@ budget_planned_entry <- function(epsilon, mu, label, call) {
   if (!is.null(epsilon)) {
     epsilon <- check_positive(epsilon, "epsilon", call)
     return(data.frame(release = label, kind = "epsilon-DP", epsilon = epsilon, mu = gdp_from_dp(epsilon), delta = 0,
-                      guarantee_kind = "planned", stringsAsFactors = FALSE))
+                      guarantee_kind = "planned", epsilon_excess = 0, stringsAsFactors = FALSE))
   }
   mu <- check_positive(mu, "mu", call)
   data.frame(release = label, kind = "mu-GDP", epsilon = NA_real_, mu = mu, delta = 0, guarantee_kind = "planned",
-             stringsAsFactors = FALSE)
+             epsilon_excess = 0, stringsAsFactors = FALSE)
 }
 
 # The unit in force for a set of entries.
@@ -405,6 +407,7 @@ budget_add <- function(b, e, arg, call, release = NULL) {
   # a budget stored before deltas or kinds of guarantee were accounted
   if (is.null(old$delta)) old$delta <- rep(0, nrow(old))
   if (is.null(old$guarantee_kind)) old$guarantee_kind <- rep(NA_character_, nrow(old))
+  if (is.null(old$epsilon_excess)) old$epsilon_excess <- rep(0, nrow(old))
   entries <- rbind(old, e)
   type <- budget_type(b$requested, entries)
   if (type == "mu" && any(entries$kind == "(epsilon, delta)-DP"))
@@ -412,20 +415,36 @@ budget_add <- function(b, e, arg, call, release = NULL) {
                   arg, if (e$kind == "(epsilon, delta)-DP") "it is (epsilon, delta)-DP" else "the budget holds an (epsilon, delta)-DP release"), call)
   spent <- budget_spent(type, entries)
   tot <- b$total_value
-  if (!is.na(tot) && spent > tot * (1 + budget_slack(nrow(entries)))) {
+  # the slack covers the decimal rounding of the stated epsilons only: an
+  # (epsilon, delta) entry's ln(1/(1 - delta)) must fit in what the stated
+  # epsilons leave of the total, exactly
+  excess <- sum(budget_excess(entries))
+  stated <- entries
+  stated$epsilon <- entries$epsilon - budget_excess(entries)
+  over <- if (is.na(tot)) FALSE else if (type == "epsilon" && excess > 0)
+    budget_spent(type, stated) > tot * (1 + budget_slack(nrow(entries))) || spent > tot
+    else spent > tot * (1 + budget_slack(nrow(entries)))
+  if (over) {
     before <- budget_spent(type, b$entries)
     # an excess below the printed digits (an (epsilon, delta) entry's
     # ln(1/(1 - delta)), say) is stated as such
     after <- if (format(spent, digits = 6) == format(tot, digits = 6))
       sprintf("%s + %s", format(tot, digits = 6), format_guarantee(spent - tot, 2)) else format_guarantee(spent, 6, ulps = 0)
     abort(sprintf("`%s` would exceed the budget: %s = %s already spent, %s after this spend (%s), above `total` %s = %s; it was not recorded",
-                  arg, type, format_guarantee(before, 6), after,
+                  arg, type, format_guarantee(before, 6, ulps = if (excess > 0) 0 else 8), after,
                   if (type == "epsilon") "basic composition" else "mu-GDP composition sqrt(sum mu^2)",
                   type, format(tot, digits = 6)), call)
   }
   b$entries <- entries
   b$fingerprints <- c(prints, fp)
   b
+}
+
+# epsilon' - epsilon of each (epsilon, delta) entry (0 for the others).
+budget_excess <- function(entries) {
+  x <- entries$epsilon_excess %||% rep(0, nrow(entries))
+  x[is.na(x)] <- 0
+  x
 }
 
 budget_refresh <- function(b) {

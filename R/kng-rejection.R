@@ -60,6 +60,9 @@
 # Largest number of proposals of the rejection route (beyond: the chain).
 kng_rejection_max_proposals <- 1e5
 
+# Smallest sigma / radius of the rejection route (the chain below it).
+kng_rejection_min_sigma <- 1e-9
+
 # Largest number of fit steps searched for (the best total work is far below
 # it wherever the route is worth taking).
 kng_rejection_max_fit <- 5000L
@@ -168,6 +171,14 @@ kng_rejection_plan <- function(M, n, epsilon, radius, delta_target = 1e-15) {
   }
   if (!is.finite(sigma) || !(mu > 0)) {
     out$reason <- "sigma or mu is not a finite positive number"
+    return(out)
+  }
+  # Below this the acceptance ratio exp(-(|G| - mu d + |G(zhat)|)/sigma)
+  # divides the rounding of |G| (a few ulps of the coordinates) by sigma:
+  # the proposals stop being accepted although a_min says otherwise.
+  if (sigma < kng_rejection_min_sigma * radius) {
+    out$reason <- sprintf("sigma = %s is below %s times the radius, where double precision no longer resolves the acceptance ratio",
+                          format(sigma, digits = 3), format(kng_rejection_min_sigma))
     return(out)
   }
   a0 <- kng_rejection_acceptance(M$dim, kappa, sigma, mu, radius, radius, L = L)

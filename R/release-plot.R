@@ -132,26 +132,7 @@ radial_median <- function(M, kernel, sigma) {
   if (M$type == "euclidean" || (M$type == "hyperbolic" && d == 1L) || sigma < 1e-6)
     return(if (kernel == "laplace") stats::qgamma(0.5, shape = d, scale = sigma)
            else sigma * sqrt(stats::qchisq(0.5, df = d)))
-  lf <- function(r) radial_log_density(M, kernel, sigma, r)  # kernel + log area (C++ core)
-  # the grid ends where the log density has fallen 60 below its maximum (or
-  # at the end of the support: pi on the sphere, pi/2 on kendall), so that it
-  # resolves the law at every sigma
-  bound <- switch(M$type, sphere = pi, kendall = pi / 2, Inf)
-  upper <- 4 * sigma
-  for (i in seq_len(60L)) {
-    if (upper >= bound) {
-      upper <- bound
-      break
-    }
-    v <- lf(seq(upper / 1000, upper, length.out = 1000))
-    if (isTRUE(v[1000] < max(v, na.rm = TRUE) - 60)) break
-    upper <- 2 * upper
-  }
-  g <- seq(0, upper, length.out = 20001)
-  v <- lf(g)
-  w <- exp(v - max(v))
-  cum <- c(0, cumsum((w[-1L] + w[-length(w)]) / 2 * diff(g)))
-  stats::approx(cum / cum[length(cum)], g, 0.5, ties = "ordered")$y
+  radial_law_quantile(radial_law_grid(M, kernel, sigma), 0.5)  # R/confint.R
 }
 
 # ---- shared styles ------------------------------------------------------------

@@ -371,7 +371,7 @@ dp_frechet_mean <- function(M, X, epsilon, radius, center, mechanism = c("laplac
     abort(sprintf("`control` sets the Metropolis-Hastings chain, and this K-norm gradient release on %s is an exact draw (%s, chosen from public n, epsilon and radius) that has no chain: drop `control`, or use method = \"mh\" for the chain",
                   manifold_label(M), if (method == "exact") "method = \"exact\"" else "method = \"auto\""), call)
   if (mechanism == "kng" && method == "exact" && is.null(plan) && is.null(rej) && M$type != "euclidean")
-    abort(sprintf("`method = \"exact\"`: the K-norm gradient mechanism has an exact sampler on Euclidean space, spheres and hyperbolic space only, not on %s; use method = \"auto\" or \"mh\" (the Metropolis-Hastings chain)",
+    abort(sprintf("`method = \"exact\"`: the K-norm gradient mechanism has an exact sampler on Euclidean space, spheres and hyperbolic space of dimension 2 or more only, not on %s; use method = \"auto\" or \"mh\" (the Metropolis-Hastings chain)",
                   manifold_label(M)), call)
   if (diagnostics && !(mechanism == "kng" && is.null(plan) && is.null(rej)))
     abort(sprintf("`diagnostics = TRUE` reports on the K-norm gradient chain, and this release is %s; use mechanism = \"kng\"%s, or leave diagnostics FALSE",
@@ -694,7 +694,8 @@ guarantee_kind_sentence <- function(x) {
 kng_rejection_sentence <- function(x, factor, source) {
   rj <- x$rejection
   sprintf("(epsilon', delta)-DP with epsilon' = epsilon + ln(1/(1 - delta_f)) = %s + %s and delta = delta_f = %s, exact by rejection: K-norm gradient mechanism with sigma = %s = %s, sensitivity Delta = %s from n = %d and radius %s (%s), whose law is %s-DP; drawn exactly by rejection from a Riemannian Laplace envelope of scale sigma/mu (mu = %s) at a fit of %d fixed gradient steps, with %s proposals all evaluated (%s gradient passes whatever the data; Seeman, Reimherr & Slavkovic 2021 for exact samplers with a fixed run time). Every data set has acceptance at least a_min = %s, so no proposal is accepted, and the public centre is released, with probability at most delta_f = (1 - a_min)^N. Guarantee kind: exact-rejection.",
-          format_guarantee(x$epsilon, 4), format_guarantee(-log1p(-rj$delta_f), 3), format_guarantee(rj$delta_f, 3),
+          format_guarantee(x$epsilon, 4), format_guarantee(x$epsilon_total - x$epsilon, 3, ulps = 0),
+          format_guarantee(rj$delta_f, 3),
           factor, format(x$sigma, digits = 4), format(x$sensitivity, digits = 4), x$n, format(x$radius, digits = 4),
           source, format_guarantee(x$epsilon, 4), format(rj$mu, digits = 4), as.integer(rj$fit_iter),
           format(rj$N, big.mark = ","), format(rj$passes, big.mark = ","), format_guarantee(rj$a_min, 3, down = TRUE, ulps = 0))

@@ -145,6 +145,11 @@ test_that("the slack absorbs decimal rounding only; tampered epsilon' is refused
   expect_identical(rel$sampler, "exact-rejection")
   expect_true(rel$epsilon_total > 1 && rel$epsilon_total < 1 + 1e-14)
   expect_error_mentions(dp_budget(rel, total = c(epsilon = 1)), c("would exceed", "1 \\+ [0-9.]+e-1[56]"))
+  # the slack never absorbs an (epsilon, delta) excess: 1 stated + epsilon'
+  # of 1 + 1e-15 in a total of 2 is refused, as is one of them in 1
+  expect_error_mentions(dp_spend(dp_spend(dp_budget(total = c(epsilon = 2)), epsilon = 1), rel), "would exceed")
+  ok <- dp_spend(dp_spend(dp_budget(total = c(epsilon = 2.5)), epsilon = 1), rel)
+  expect_true(ok$spent > 2 && ok$spent < 2.5)
   # printed epsilon' is never the bare epsilon
   out <- capture.output(print(dp_budget(rel)))
   expect_false(any(grepl("exact-rejection", out) & grepl("  1  ", out, fixed = TRUE)))

@@ -80,8 +80,19 @@ test_that("the plan on H^d: mu = 1, L = 2r coth(2r), steps 1/L^3, public refusal
   expect_error_mentions(dp_frechet_mean(manifold_hyperbolic(3), X, epsilon = 0.01, radius = 1, center = hyp_origin(3),
                                         mechanism = "kng", method = "exact"),
                         c("`method = \"exact\"`", "1/\\(d - 1\\)"))
-  # H^1 is flat and the circle-free line: no rejection route
+  # H^1 is the flat line: no rejection route, and the message says so
   expect_false(riemdp:::kng_rejection_supported(manifold_hyperbolic(1)))
+  expect_error_mentions(dp_frechet_mean(manifold_hyperbolic(1), matrix(c(1, 0), 5, 2, byrow = TRUE), epsilon = 1,
+                                        radius = 0.5, center = c(1, 0), mechanism = "kng", method = "exact"),
+                        "dimension 2 or more")
+  # a sigma below what double precision resolves: no rejection route (the
+  # sampler would stop accepting while a_min says otherwise)
+  for (M in list(H2, manifold_sphere(2))) {
+    z <- riemdp:::kng_rejection_plan(M, 100, 1e300, 0.5)
+    expect_false(z$available)
+    expect_match(z$reason, "double precision")
+  }
+  expect_true(riemdp:::kng_rejection_plan(H2, 100, 1e6, 0.5)$available)
 })
 
 test_that("a_0 on H^d is a lower bound of the acceptance integral (nested quadrature)", {
