@@ -282,7 +282,7 @@ grid_weights <- function(g, v, approximate = FALSE) {
   w <- exp(v - max(v))
   # trapezoid masses at the cells' midpoints
   m <- (w[-1L] + w[-length(w)]) / 2 * diff(g)
-  list(r = (g[-1L] + g[-length(g)]) / 2, w = m / sum(m), approximate = approximate)
+  list(r = (g[-1L] + g[-length(g)]) / 2, w = m / sum(m), nodes = g, approximate = approximate)
 }
 
 # The radial law of the Laplace (exp(-r/sigma)) or Gaussian
@@ -370,6 +370,9 @@ coarse_law <- function(law, k) {
 
 radial_law_quantile <- function(law, p) {
   if (is.function(law$quantile)) return(law$quantile(p))
+  # a grid: the CDF at the nodes, linear between them
+  if (!is.null(law$nodes))
+    return(stats::approx(c(0, cumsum(law$w)), law$nodes, p, ties = "ordered", rule = 2)$y)
   cum <- cumsum(law$w)
   i <- which(cum >= p)[1L]
   if (is.na(i)) return(max(law$r))

@@ -46,6 +46,9 @@
 #'   release.
 #' @param view Sphere of dimension 2 only: `"orthographic"` or `"lonlat"`.
 #' @param show_noise Logical: draw the median-distance circle (where available)?
+#' @param set `NULL`, or a confidence set of the release from
+#'   [confint()][confint.riemdp_frechet_release]: drawn instead of the
+#'   median-distance circle.
 #' @param main Title; `NULL` for one naming the manifold. A line under it
 #'   gives the mechanism, its budget, \eqn{\sigma}{sigma}, \eqn{n}{n} and the radius.
 #' @param ... Further graphical parameters for [graphics::plot.default()]
@@ -62,6 +65,7 @@
 #' plot(rel)
 #' plot(rel, data = X)   # the data and their mean: not part of the release
 #' plot(rel, data = X, view = "lonlat")
+#' plot(rel, set = confint(rel, dispersion = 0.1))   # a 95% confidence ball
 #'
 #' # SPD matrices: the ellipses of the ball lie in the shaded band
 #' C <- apply(eustock_cov[1:2, 1:2, ], 1:2, mean)
@@ -70,17 +74,21 @@
 #' plot(rel2)
 #' @export
 plot.riemdp_frechet_release <- function(x, data = NULL, view = c("orthographic", "lonlat"), show_noise = TRUE,
-                                        main = NULL, ...) {
+                                        main = NULL, set = NULL, ...) {
   call <- sys.call()
   view <- arg_match(view, c("orthographic", "lonlat"), "view", call)
   if (!is.logical(show_noise) || length(show_noise) != 1L || is.na(show_noise))
     abort("`show_noise` must be TRUE or FALSE", call)
   if (!inherits(x, "riemdp_frechet_release") || is.null(x$manifold) || is.null(x$estimate) || is.null(x$center))
     abort("`x` must be a release from dp_frechet_mean()", call)
+  if (!is.null(set) && !(inherits(set, "riemdp_confset") && isTRUE(all.equal(as.vector(set$center), as.vector(x$estimate)))))
+    abort("`set` must be NULL or a confidence set of this release, confint(x, ...)", call)
   M <- x$manifold
   ctx <- list(rel = x, M = M, main = main %||% sprintf("Private Fr\u00e9chet mean on %s", manifold_label(M)),
               subtitle = release_subtitle(x), dots = named_dots(list(...)), show_data = !is.null(data),
-              noise = if (show_noise) release_noise_radius(x) else NULL)
+              noise = if (!is.null(set)) set$radius else if (show_noise) release_noise_radius(x) else NULL,
+              noise_label = if (!is.null(set)) sprintf("%s%% confidence ball, radius", format(100 * set$level))
+                            else "median noise distance")
   if (ctx$show_data) {
     S <- as_points(M, data, "data", call)
     ctx$data <- as_layout(M, from_values(M, S$x, S$n, FALSE, data), S$n)
@@ -152,7 +160,7 @@ release_legend <- function(ctx, where, ball_label, as_lines = FALSE, noise = !is
     list(label = "private release", pch = 21, lty = if (as_lines) 1 else NA, lwd = if (as_lines) 2.5 else NA,
          col = if (as_lines) st$release else "grey10", bg = st$release, cex = if (as_lines) 0.9 else 1.4))
   if (noise)
-    items <- c(items, list(list(label = sprintf("median noise distance (%s)", format(ctx$noise, digits = 3)),
+    items <- c(items, list(list(label = sprintf("%s (%s)", ctx$noise_label, format(ctx$noise, digits = 3)),
                                 pch = NA, lty = 2, lwd = 1.5, col = st$release, bg = NA, cex = 1)))
   if (ctx$show_data)
     items <- c(items, list(
@@ -335,7 +343,7 @@ release_coordinates <- function(ctx) {
   graphics::points(cen, y, pch = 3, col = st$ball, cex = 1.1, lwd = 1.5)
   graphics::points(est, y, pch = 21, bg = st$release, col = "grey10", cex = 1.6, lwd = 1.5)
   release_legend(ctx, "top", sprintf("the ball's range (radius %s)", format(rel$radius, digits = 3)), noise = FALSE)
-  note <- c(if (!is.null(ctx$noise)) sprintf("median noise distance %s", format(ctx$noise, digits = 3)),
+  note <- c(if (!is.null(ctx$noise)) sprintf("%s %s", ctx$noise_label, format(ctx$noise, digits = 3)),
             if (d < M$dim) sprintf("first %d of %d coordinates", d, M$dim), data_note(ctx))
   panel_title(ctx, note)
 }
@@ -373,7 +381,7 @@ release_kendall <- function(ctx) {
   graphics::mtext(sprintf("shapes aligned to the public centre; the ball (radius %s in Procrustes distance) is not drawn",
                           format(rel$radius, digits = 3)), side = 1, line = 0.8, cex = 0.7)
   release_legend_shapes(ctx, emptiest_corner(xs, ys))
-  panel_title(ctx, c(if (!is.null(ctx$noise)) sprintf("median noise distance %s", format(ctx$noise, digits = 3)),
+  panel_title(ctx, c(if (!is.null(ctx$noise)) sprintf("%s %s", ctx$noise_label, format(ctx$noise, digits = 3)),
                      data_note(ctx)))
 }
 
