@@ -143,7 +143,10 @@ print.riemdp_dispersion_release <- function(x, ...) {
 #' curvature radius; anisotropic data (e.g. epicentres along a trench) and
 #' heavy tails make the isotropic Gaussian approximation too narrow at small
 #' `n`; the private bound \eqn{E\,d^2(X, c) \ge E\,d^2(X, m)}{E d^2(X, c) >= E d^2(X, m)} is
-#' conservative when the mean lies far from the public centre. For the
+#' conservative when the mean lies far from the public centre. With
+#' `outside = "clip"` and points outside the ball the release perturbs the
+#' mean of the clipped data, and so does the ball: it does not cover the
+#' bias of the clipping. For the
 #' K-norm gradient mechanism the law of \eqn{|P|}{|P|} is replaced by the
 #' linearised one, the Laplace law of scale \eqn{\sigma/\mu}{sigma/mu} (an
 #' approximation; the release lies in the public ball, so the estimate's

@@ -18,7 +18,8 @@
 ##
 ## Run from the package root with the package installed:
 ##   Rscript bench/confint-coverage.R [--trials 400] [--csv PATH] [--manifolds ...]
-##       [--n 50,500,5000] [--epsilon 0.5,2,10] [--laws model,heavy,edge] [--seed S]
+##       [--n 50,500,5000] [--epsilon 0.5,2,10] [--laws model,heavy,edge]
+##       [--mechanisms laplace,gaussian,kng] [--seed S]
 suppressPackageStartupMessages(library(riemdp))
 args <- commandArgs(trailingOnly = TRUE)
 arg_value <- function(name, default) {
@@ -32,6 +33,7 @@ manifolds <- strsplit(arg_value("--manifolds", "euclidean(2),sphere(2),hyperboli
 n_set <- num_list(arg_value("--n", "50,500,5000"))
 eps_set <- num_list(arg_value("--epsilon", "0.5,2,10"))
 laws <- strsplit(arg_value("--laws", "model,heavy,edge"), ",", fixed = TRUE)[[1L]]
+mechanisms <- strsplit(arg_value("--mechanisms", "laplace,gaussian,kng"), ",", fixed = TRUE)[[1L]]
 seed0 <- as.integer(arg_value("--seed", "20261128"))
 
 make_manifold <- function(name) {
@@ -54,7 +56,7 @@ draw_law <- function(M, m, n, s, law) {
 
 # (the Gaussian mechanism's mu needs constant curvature: not on spd)
 mechs <- function(M) c("laplace", if (M$type %in% c("euclidean", "sphere", "hyperbolic")) c("gaussian", "kng"))
-configs <- expand.grid(manifold = manifolds, n = n_set, epsilon = eps_set, law = laws, mechanism = c("laplace", "gaussian", "kng"),
+configs <- expand.grid(manifold = manifolds, n = n_set, epsilon = eps_set, law = laws, mechanism = mechanisms,
                        stringsAsFactors = FALSE)
 configs <- configs[mapply(function(mf, mech) mech %in% mechs(make_manifold(mf)), configs$manifold, configs$mechanism), ]
 cat(sprintf("%d configurations x %d trials (%s)\n", nrow(configs), trials, format(Sys.time())))
