@@ -54,6 +54,6 @@ out <- list(linear = linear, lm = coef(fit), n_rel = n_rel,
             riemdp = as.character(utils::packageVersion("riemdp")), date = format(Sys.Date()),
             runtime_s = round(proc.time()[["elapsed"]] - t_start, 1))
 dir.create("inst/extdata", showWarnings = FALSE, recursive = TRUE)
-saveRDS(out, "inst/extdata/choosing-bounds.rds")
+saveRDS(out, "inst/extdata/choosing-bounds.rds", compress = "xz")
 cat(sprintf("wrote inst/extdata/choosing-bounds.rds in %.1f s\n", out$runtime_s))
 print(format(linear, digits = 3), row.names = FALSE)

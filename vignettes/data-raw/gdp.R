@@ -194,7 +194,7 @@ out <- list(
                   workers = if (requireNamespace("future", quietly = TRUE)) future::nbrOfWorkers() else 1L),
   fig1 = fig1, profile = prof, sup_at = sup_at, util = util, alg2_runs = alg2_runs)
 dir.create("inst/extdata", showWarnings = FALSE)
-saveRDS(out, "inst/extdata/gdp.rds", version = 2)
+saveRDS(out, "inst/extdata/gdp.rds", version = 2, compress = "xz")
 cat(sprintf("saved inst/extdata/gdp.rds (%d bytes), %.0f s\n",
             file.size("inst/extdata/gdp.rds"), proc.time()[["elapsed"]] - t_start))
 if (!is.null(old_plan)) future::plan(old_plan)

@@ -221,7 +221,7 @@ out <- list(
                   workers = if (requireNamespace("future", quietly = TRUE)) future::nbrOfWorkers() else 1L),
   consts = consts, sens = sens, util = util, mech = mech, mech_sigma = mech_sigma)
 dir.create("inst/extdata", showWarnings = FALSE)
-saveRDS(out, "inst/extdata/private-frechet.rds", version = 2)
+saveRDS(out, "inst/extdata/private-frechet.rds", version = 2, compress = "xz")
 cat(sprintf("saved inst/extdata/private-frechet.rds (%d bytes), %.0f s\n",
             file.size("inst/extdata/private-frechet.rds"), proc.time()[["elapsed"]] - t_start))
 if (!is.null(old_plan)) future::plan(old_plan)

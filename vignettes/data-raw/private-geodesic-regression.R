@@ -325,7 +325,7 @@ out <- list(
 out$settings$runtime_s <- round(elapsed())
 out$settings$workers <- if (requireNamespace("future", quietly = TRUE)) future::nbrOfWorkers() else 1L
 dir.create("inst/extdata", showWarnings = FALSE)
-saveRDS(out, "inst/extdata/private-geodesic-regression.rds", version = 2)
+saveRDS(out, "inst/extdata/private-geodesic-regression.rds", version = 2, compress = "xz")
 cat(sprintf("saved inst/extdata/private-geodesic-regression.rds (%d bytes), %.0f s\n",
             file.size("inst/extdata/private-geodesic-regression.rds"), elapsed()))
 if (!is.null(old_plan)) future::plan(old_plan)

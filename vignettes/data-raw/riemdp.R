@@ -25,5 +25,5 @@ out <- list(
   settings = list(riemdp = as.character(utils::packageVersion("riemdp")), R = R.version.string,
                   date = format(Sys.Date()), runtime_s = round(proc.time()[["elapsed"]] - t_start)))
 dir.create("inst/extdata", showWarnings = FALSE)
-saveRDS(out, "inst/extdata/riemdp.rds", version = 2)
+saveRDS(out, "inst/extdata/riemdp.rds", version = 2, compress = "xz")
 cat(sprintf("saved inst/extdata/riemdp.rds (%d bytes)\n", file.size("inst/extdata/riemdp.rds")))
