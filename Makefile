@@ -3,8 +3,9 @@
 #   make document  regenerate man/ and NAMESPACE with roxygen2 (developers)
 #   make install   R CMD build (with vignettes) + R CMD INSTALL of the tarball, so
 #                  that vignette("riemdp") works; INSTALL_ARGS=--library=DIR
-#   make demo      private geodesic regression on real data (Tonga quakes, rat
-#                  skulls) -> demo-output/*.png; RIEMDP_DEMO_FAST=1 for a short run
+#   make demo      install without the vignettes (one compile), then private
+#                  geodesic regression on real data (Tonga quakes, rat skulls)
+#                  -> demo-output/*.png; RIEMDP_DEMO_FAST=1 for a short run
 #   make check     the include guard (tools/check-includes.R), R CMD build + R CMD
 #                  check; fails on ERROR/WARNING or failing tests; always ends with
 #                  `tests: N passed, M failed`
@@ -44,13 +45,12 @@ deps:
 document:
 	$(RSCRIPT) -e 'roxygen2::roxygenise()'
 
-# Build the tarball first (R CMD build knits the vignettes), then install that
-# tarball, so that vignette("riemdp") works afterwards. R CMD build compiles
-# the package once to knit the vignettes and R CMD INSTALL compiles it again.
-install: deps
+# R CMD build $(1) of this tree into $(INSTALLDIR), then R CMD INSTALL of the
+# tarball, each with $(JOBS) make jobs.
+define build_and_install
 	@rm -rf $(INSTALLDIR) && mkdir -p $(INSTALLDIR)
-	@echo "==> R CMD build $(BUILD_ARGS) . (with vignettes; log: $(INSTALLDIR)/build.log)"
-	@cd $(INSTALLDIR) && MAKEFLAGS=-j$(JOBS) $(R) CMD build $(BUILD_ARGS) "$(CURDIR)" \
+	@echo "==> R CMD build $(1) . (log: $(INSTALLDIR)/build.log)"
+	@cd $(INSTALLDIR) && MAKEFLAGS=-j$(JOBS) $(R) CMD build $(1) "$(CURDIR)" \
 	  > build.log 2>&1 \
 	  || { tail -n 60 build.log; echo "R CMD build failed"; exit 1; }
 	@echo "==> R CMD INSTALL $(PKG)_*.tar.gz (log: $(INSTALLDIR)/install.log)"
@@ -58,8 +58,18 @@ install: deps
 	  $(PKG)_*.tar.gz > install.log 2>&1 \
 	  || { tail -n 60 install.log; echo "R CMD INSTALL failed"; exit 1; }
 	@grep -E '^\* DONE' $(INSTALLDIR)/install.log || true
+endef
 
-demo: install
+# With the vignettes, so that vignette("riemdp") works afterwards: R CMD
+# build compiles the package once to knit them, and R CMD INSTALL compiles
+# it again.
+install: deps
+	$(call build_and_install,$(BUILD_ARGS))
+
+# The demo needs the package, not its vignettes: the tarball is built
+# without them (no compile), so the package is compiled once.
+demo: deps
+	$(call build_and_install,--no-build-vignettes $(BUILD_ARGS))
 	$(RSCRIPT) inst/scripts/demo.R $(DEMO_OUT)
 
 check: deps
