@@ -232,6 +232,10 @@ confint.riemdp_frechet_release <- function(object, parm, level = 0.95, dispersio
   qn <- radial_law_quantile(law, level)
   radius <- if (target == "estimate") qn else confset_radius(law, level + alpha_v, s / sqrt(object$n * d), d)
   if (object$mechanism == "kng" && target == "estimate") radius <- min(radius, 2 * object$radius)
+  # a ball as wide as the space is the whole space (pi on spheres, pi / 2 on Kendall's space)
+  radius <- min(radius, space_diameter(M))
+  if (!is.finite(radius))
+    abort(sprintf("`dispersion` (%s) is too large: the ball's radius overflows double precision; state a realistic bound on the root mean square distance of the population from its mean", format(s, digits = 3)), call)
   structure(list(center = object$estimate, radius = radius, level = level, target = target, manifold = M,
                  noise_quantile = qn, dispersion = s, private_dispersion = inherits(dispersion, "riemdp_dispersion_release"),
                  approximate = law$approximate, mechanism = object$mechanism, n = object$n,
@@ -267,6 +271,10 @@ release_noise_law <- function(x) {
   law
 }
 
+# The largest distance between two points of M: pi on spheres, pi / 2 on
+# Kendall's shape space, Inf elsewhere.
+space_diameter <- function(M) switch(M$type, sphere = pi, kendall = pi / 2, Inf)
+
 # The flat radial law r^(d-1) times the kernel, on a grid.
 flat_radial_law <- function(d, kernel, sigma, approximate) {
   g <- seq(0, if (kernel == "laplace") stats::qgamma(1 - 1e-12, d, scale = sigma)
@@ -297,7 +305,7 @@ radial_law_grid <- function(M, kernel, sigma) {
   if (M$type == "euclidean" || (M$type == "hyperbolic" && d == 1L) || sigma < 1e-6)
     return(flat_radial_law(d, kernel, sigma, FALSE))
   lf <- function(r) radial_log_density(M, kernel, sigma, r)  # kernel + log area (C++ core)
-  bound <- switch(M$type, sphere = pi, kendall = pi / 2, Inf)
+  bound <- space_diameter(M)
   upper <- 4 * sigma
   for (i in seq_len(60L)) {
     if (upper >= bound) {
@@ -316,10 +324,12 @@ radial_law_grid <- function(M, kernel, sigma) {
 # (uniform direction): the population ball's radius.
 confset_radius <- function(law, lev, tau, d) {
   if (tau == 0) return(radial_law_quantile(law, lev))
+  # in units of tau, so that no bound overflows whatever the dispersion
   cl <- coarse_law(law, 200L)
-  cdf <- function(t) sum(cl$w * shifted_gaussian_norm_cdf(t, cl$r, tau, d))
-  hi <- max(law$r) + tau * sqrt(stats::qchisq(1 - (1 - lev) / 10, d)) * 2
-  stats::uniroot(function(t) cdf(t) - lev, c(0, hi), tol = 1e-8 * hi)$root
+  rho <- cl$r / tau
+  cdf <- function(t) sum(cl$w * shifted_gaussian_norm_cdf(t, rho, 1, d))
+  hi <- max(rho) + 2 * sqrt(stats::qchisq(1 - (1 - lev) / 10, d))
+  tau * stats::uniroot(function(t) cdf(t) - lev, c(0, hi), tol = 1e-8 * hi)$root
 }
 
 # P(|S + rho e| <= t) for S ~ N(0, tau^2 I_d), |e| = 1, at each rho: the

@@ -14,13 +14,15 @@ as_set <- function(M, x, arg, call = NULL, check_finite = TRUE) {
   if (is.null(shape)) {
     if (is.null(dx)) {
       if (length(x) != D)
-        abort(sprintf("`%s` must be a vector of length %d or a matrix with %d columns (one point per row) for %s; got length %d",
-                      arg, D, D, manifold_label(M), length(x)), call)
+        abort(sprintf("`%s` must be a vector of length %d or a matrix with %d %s (one point per row) for %s; got length %d%s",
+                      arg, D, D, if (D == 1L) "column" else "columns", manifold_label(M), length(x),
+                      if (D == 1L) sprintf("; for %d points on the line use a one-column matrix, cbind(%s)", length(x), arg) else ""),
+              call)
       return(list(x = x, n = 1L, by_row = TRUE, single = TRUE, arg = arg))
     }
     if (length(dx) != 2L || dx[2] != D)
-      abort(sprintf("`%s` must be a vector of length %d or a matrix with %d columns (one point per row) for %s; got dimensions %s",
-                    arg, D, D, manifold_label(M), paste(dx, collapse = " x ")), call)
+      abort(sprintf("`%s` must be a vector of length %d or a matrix with %d %s (one point per row) for %s; got dimensions %s",
+                    arg, D, D, if (D == 1L) "column" else "columns", manifold_label(M), paste(dx, collapse = " x ")), call)
     if (dx[1] < 1L) abort(sprintf("`%s` must hold at least one point", arg), call)
     return(list(x = x, n = dx[1], by_row = TRUE, single = FALSE, arg = arg))
   }

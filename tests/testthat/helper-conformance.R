@@ -352,3 +352,21 @@ conf_level_share <- function(traces, cut) {
   ess <- sum(vapply(ind, function(z) if (stats::var(z) > 0) riemdp:::effective_size(z) else length(z), 0))
   c(share = p, se = sqrt(p * (1 - p) / ess), ess = ess, steps = sum(n))
 }
+
+# KS of the releases' distances ds from the centre against a polar-grid law
+# (weights w at midpoints s x phi, s in (0, r)), and chi-square of
+# (distance, angle ph) on 4 rings x 6 sectors: the exactness checks of the
+# rejection sampler on S^2 and H^2.
+expect_polar_grid_law <- function(ds, ph, grid, w, s, r) {
+  ns <- length(s)
+  K <- length(ds)
+  ws <- tapply(w, grid$s, sum)
+  cdf_s <- stats::approxfun(c(0, s + r / (2 * ns)), c(0, cumsum(ws)), yleft = 0, yright = 1)
+  expect_gt(suppressWarnings(stats::ks.test(ds, cdf_s))$p.value, 0.001)
+  ring <- pmin(4L, floor(grid$s / (r / 4)) + 1L)
+  sector <- floor(grid$phi / (2 * pi / 6)) + 1L
+  expected <- tapply(w, list(ring, sector), sum)
+  observed <- table(factor(pmin(4L, floor(ds / (r / 4)) + 1L), 1:4), factor(floor(ph / (2 * pi / 6)) + 1L, 1:6))
+  stat <- sum((observed - K * expected)^2 / (K * expected))
+  expect_gt(stats::pchisq(stat, 23, lower.tail = FALSE), 0.001)
+}

@@ -135,6 +135,22 @@ test_that("confint() and dp_contains() check their arguments", {
   expect_error_mentions(confint(rel, dispersion = dp_dispersion(S2, X[1:40, ], epsilon = 1, radius = 0.3, center = north)),
                         c("40", "50", "same data"))
   ci <- confint(rel, dispersion = 0.05)
+  # any finite dispersion: the whole sphere at most, an error naming it where the radius overflows
+  huge <- confint(rel, dispersion = 1e308)
+  expect_identical(huge$radius, pi)
+  expect_true(dp_contains(huge, -north))
+  expect_lt(confint(rel, dispersion = 1e3)$radius, pi + 1e-12)
+  E2 <- manifold_euclidean(2)
+  set.seed(77)
+  lin_rel <- dp_frechet_mean(E2, matrix(rnorm(100, sd = 0.5), 50), epsilon = 1, radius = 3, center = c(0, 0), outside = "clip")
+  wide <- confint(lin_rel, dispersion = 1e300)
+  expect_true(is.finite(wide$radius))
+  expect_equal(wide$radius / (1e300 / sqrt(100)), sqrt(qchisq(0.95, 2)), tolerance = 1e-6)
+  E1 <- manifold_euclidean(1)
+  expect_error_mentions(dp_frechet_mean(E1, c(0.1, -0.2), epsilon = 1, radius = 3, center = 0),
+                        c("1 column ", "cbind\\(X\\)"))
+  two <- dp_frechet_mean(E1, cbind(c(0.1, -0.2)), epsilon = 1, radius = 3, center = 0)
+  expect_error_mentions(confint(two, dispersion = .Machine$double.xmax), c("`dispersion`", "too large"))
   expect_error_mentions(dp_contains(list(), north), "`set`")
   expect_identical(dp_contains(ci, rbind(rel$estimate, -rel$estimate)), c(TRUE, FALSE))
   expect_output(print(ci), "population Fr\u00e9chet mean", fixed = TRUE)

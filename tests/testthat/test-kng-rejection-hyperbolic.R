@@ -199,15 +199,7 @@ test_that("releases on H^2 follow the K-norm gradient law (KS and chi-square aga
   w <- w / sum(w)
   ds <- hyp_dist1(c0, draws)
   ph <- atan2(draws[, 3], draws[, 2]) %% (2 * pi)
-  ws <- tapply(w, grid$s, sum)
-  cdf_s <- stats::approxfun(c(0, s + r / (2 * ns)), c(0, cumsum(ws)), yleft = 0, yright = 1)
-  expect_gt(suppressWarnings(stats::ks.test(ds, cdf_s))$p.value, 0.001)
-  ring <- pmin(4L, floor(grid$s / (r / 4)) + 1L)
-  sector <- floor(grid$phi / (2 * pi / 6)) + 1L
-  expected <- tapply(w, list(ring, sector), sum)
-  observed <- table(factor(pmin(4L, floor(ds / (r / 4)) + 1L), 1:4), factor(floor(ph / (2 * pi / 6)) + 1L, 1:6))
-  stat <- sum((observed - 8000 * expected)^2 / (8000 * expected))
-  expect_gt(stats::pchisq(stat, 23, lower.tail = FALSE), 0.001)
+  expect_polar_grid_law(ds, ph, grid, w, s, r)
 })
 
 test_that("dp_frechet_mean on H^d uses the rejection route, labels it and is reproducible", {
