@@ -150,7 +150,14 @@ print.riemdp_dispersion_release <- function(x, ...) {
 #' K-norm gradient mechanism the law of \eqn{|P|}{|P|} is replaced by the
 #' linearised one, the Laplace law of scale \eqn{\sigma/\mu}{sigma/mu} (an
 #' approximation; the release lies in the public ball, so the estimate's
-#' ball never needs a radius above \eqn{2r}{2 r}). On SPD the radial law is
+#' ball never needs a radius above \eqn{2r}{2 r}). \eqn{\mu}{mu} bounds the
+#' Hessian of the Fréchet cost from below: on the whole ball for the
+#' estimate; for the population mean on spheres and Kendall's space
+#' (curvature at most \eqn{\kappa}{kappa}), the larger of that bound and
+#' \eqn{1 - \kappa t^2/2}{1 - kappa t^2 / 2}, \eqn{t = s + 2q +
+#' s\sqrt{\chi^2_{d}(level)/n}}{t = s + 2 q + s sqrt(chi2_d(level) / n)}
+#' (\eqn{q}{q} the noise quantile with the first bound), a bound on the root
+#' mean square distance of the data from the points near the release. On SPD the radial law is
 #' estimated from 20000 exact draws under a fixed internal seed (the
 #' session's random numbers are left as they were). Its coverage is
 #' measured over a matrix of manifolds, sample sizes, budgets and mechanisms:
@@ -230,6 +237,10 @@ confint.riemdp_frechet_release <- function(object, parm, level = 0.95, dispersio
   }
   law <- release_noise_law(object)
   qn <- radial_law_quantile(law, level)
+  if (object$mechanism == "kng" && target == "population" && M$type %in% c("sphere", "kendall")) {
+    law <- release_noise_law(object, mu = kng_local_curvature(M, s, qn, object$n, level))
+    qn <- radial_law_quantile(law, level)
+  }
   radius <- if (target == "estimate") qn else confset_radius(law, level + alpha_v, s / sqrt(object$n * d), d)
   if (object$mechanism == "kng" && target == "estimate") radius <- min(radius, 2 * object$radius)
   # a ball as wide as the space is the whole space (pi on spheres, pi / 2 on Kendall's space)
@@ -244,17 +255,33 @@ confint.riemdp_frechet_release <- function(object, parm, level = 0.95, dispersio
             class = "riemdp_confset")
 }
 
+# The lower bound of the Hessian of the Frechet cost F_D near the release,
+# for the linearised K-norm law of a population set on a space of positive
+# curvature (at most kappa): Hess (1/2) d^2(., x) has eigenvalues 1 and
+# sqrt(kappa) t cot(sqrt(kappa) t) >= 1 - kappa t^2 / 2 at distance t, so
+# Hess F_D(z) >= 1 - kappa mean_i d^2(z, x_i) / 2, and the root mean square
+# distance of the data from any z within q of the release (q the noise
+# quantile under the public bound) is at most s + 2 q plus the sampling
+# error of the mean, s sqrt(chi2_d(level) / n). Never below the public
+# bound mu of the whole ball (frechet_sensitivities()$h).
+kng_local_curvature <- function(M, s, q, n, level) {
+  spread <- s + 2 * q + s * sqrt(stats::qchisq(level, M$dim) / n)
+  1 - M$curvature[2] * spread^2 / 2
+}
+
 # The law of |P|, the distance between a release and the mean it perturbs:
 # support points r and weights w (a quadrature of the radial density, or
-# exact draws on SPD), from public numbers only.
-release_noise_law <- function(x) {
+# exact draws on SPD), from public numbers only. For the K-norm gradient
+# mechanism, the linearised law of scale sigma / mu, mu the public lower bound
+# of the Hessian on the ball or a larger local one (kng_local_curvature()).
+release_noise_law <- function(x, mu = NULL) {
   M <- x$manifold
   kernel <- if (x$mechanism == "gaussian") "gaussian" else "laplace"
   sigma <- x$sigma
   approximate <- x$mechanism == "kng"
   if (approximate) {
-    mu <- if (M$type %in% c("sphere", "kendall")) frechet_sensitivities(M, x$n, x$radius, NULL)$h else 1
-    sigma <- sigma / mu
+    mu_ball <- if (M$type %in% c("sphere", "kendall")) frechet_sensitivities(M, x$n, x$radius, NULL)$h else 1
+    sigma <- sigma / max(mu_ball, mu)
   }
   if (M$type == "spd" && M$k >= 2L) {
     if (approximate && !(sigma < laplace_sigma_max(M))) return(flat_radial_law(M$dim, kernel, sigma, TRUE))

@@ -37,13 +37,15 @@ test_that("population sets cover at 95% on model data (public and private disper
   S2 <- manifold_sphere(2)
   m <- riem_exp(S2, c(0, 0, 1), c(0.1, 0, 0))
   # (bench/confint-coverage.R runs the matrix; here one configuration)
-  for (cfg in list(c(n = 200, eps = 1))) {
-    n <- cfg[["n"]]
-    eps <- cfg[["eps"]]
+  # the K-norm gradient set with the local Hessian bound (kng_local_curvature())
+  for (cfg in list(list(n = 200, eps = 1, mech = "laplace"), list(n = 200, eps = 1, mech = "kng"))) {
+    n <- cfg$n
+    eps <- cfg$eps
     s <- 0.08  # root mean square distance of the population from m (isotropic Gaussian)
     res <- t(vapply(seq_len(400), function(i) {
       X <- riem_rgaussian(S2, n, m, s / sqrt(2))
-      rel <- dp_frechet_mean(S2, X, epsilon = 0.9 * eps, radius = 0.5, center = c(0, 0, 1), outside = "clip")
+      rel <- dp_frechet_mean(S2, X, epsilon = 0.9 * eps, radius = 0.5, center = c(0, 0, 1), outside = "clip",
+                             mechanism = cfg$mech)
       v <- dp_dispersion(S2, X, epsilon = 0.1 * eps, radius = 0.5, center = c(0, 0, 1), outside = "clip", about = rel)
       pub <- confint(rel, dispersion = s)
       prv <- confint(rel, dispersion = v)
@@ -53,11 +55,11 @@ test_that("population sets cover at 95% on model data (public and private disper
     cov_pub <- mean(res[, "pub"])
     cov_prv <- mean(res[, "prv"])
     # 400 trials: a standard error of 0.011 at 0.95
-    expect_true(cov_pub >= 0.93 && cov_pub <= 0.98, info = sprintf("n = %d: public %.3f", n, cov_pub))
-    expect_true(cov_prv >= 0.93, info = sprintf("n = %d: private %.3f", n, cov_prv))
+    expect_true(cov_pub >= 0.93 && cov_pub <= 0.98, info = sprintf("%s, n = %d: public %.3f", cfg$mech, n, cov_pub))
+    expect_true(cov_prv >= 0.93, info = sprintf("%s, n = %d: private %.3f", cfg$mech, n, cov_prv))
     # the oracle: the 95% quantile of the release's distance to m over the trials
     oracle <- stats::quantile(res[, "d"], 0.95)
-    expect_lte(stats::median(res[, "r_pub"]) / oracle, 1.3)
+    expect_lte(stats::median(res[, "r_pub"]) / oracle, 1.3, label = paste(cfg$mech, "width / oracle"))
     # an interval that could fail: the set is not trivially large
     expect_gte(stats::median(res[, "r_pub"]) / oracle, 0.8)
   }
