@@ -156,8 +156,14 @@ print.riemdp_dispersion_release <- function(x, ...) {
 #' (curvature at most \eqn{\kappa}{kappa}), the larger of that bound and
 #' \eqn{1 - \kappa t^2/2}{1 - kappa t^2 / 2}, \eqn{t = s + 2q +
 #' s\sqrt{\chi^2_{d}(level)/n}}{t = s + 2 q + s sqrt(chi2_d(level) / n)}
-#' (\eqn{q}{q} the noise quantile with the first bound), a bound on the root
-#' mean square distance of the data from the points near the release. On SPD the radial law is
+#' (\eqn{q}{q} the noise quantile with the first bound): \eqn{t}{t} bounds
+#' the root mean square distance of the data from the points near the
+#' release with probability \eqn{1 - \alpha_V}{1 - alpha_V} for a
+#' [dp_dispersion()] release, and only approximately for a public
+#' `dispersion` (the sample's spread about the population mean exceeds
+#' \eqn{s}{s} about half the time). The same holds for the estimate's ball
+#' when `dispersion` is given; without it the estimate's ball uses the whole
+#' ball's bound, so it can be wider than the population's. On SPD the radial law is
 #' estimated from 20000 exact draws under a fixed internal seed (the
 #' session's random numbers are left as they were). Its coverage is
 #' measured over a matrix of manifolds, sample sizes, budgets and mechanisms:
@@ -168,14 +174,18 @@ print.riemdp_dispersion_release <- function(x, ...) {
 #' @param level The confidence level, a number in (0, 1).
 #' @param dispersion `NULL`, a public bound on the root mean square distance
 #'   of the population from its Fréchet mean (a number \eqn{\ge 0}{>= 0}), or a
-#'   [dp_dispersion()] release on the same data.
+#'   [dp_dispersion()] release on the same data. Needed for the population
+#'   mean; for the estimate it is used only by the K-norm gradient mechanism
+#'   on spheres and Kendall's space (the Hessian's bound near the release),
+#'   and ignored otherwise.
 #' @param target `"population"` (the population Fréchet mean; needs
 #'   `dispersion`) or `"estimate"` (the Fréchet mean of the data). The
 #'   default is `"population"` when `dispersion` is given, else `"estimate"`.
 #' @param ... Not used.
 #' @return An object of class `riemdp_confset`: `center` (the release),
 #'   `radius` (of the geodesic ball), `level`, `target`, `manifold`,
-#'   `noise_quantile` (the `level` quantile of the release's own noise),
+#'   `noise_quantile` (the `level` quantile of the release's own noise, with
+#'   the local Hessian bound where it applies),
 #'   `dispersion` (the root mean square bound used, or `NA`),
 #'   `approximate` (`TRUE` where the noise law is the linearised one) and
 #'   `method`. Test points with [dp_contains()].
@@ -215,33 +225,43 @@ confint.riemdp_frechet_release <- function(object, parm, level = 0.95, dispersio
     arg_match(target, c("population", "estimate"), "target", call)
   M <- object$manifold
   d <- M$dim
-  alpha_v <- 0
   s <- NA_real_
-  if (target == "population") {
-    if (is.null(dispersion))
-      abort("`dispersion` is required for the population mean: a public bound on the root mean square distance of the population from its mean, or a dp_dispersion() release on the same data (or use target = \"estimate\" for the mean of the data)", call)
+  private_s <- FALSE
+  if (!is.null(dispersion)) {
     if (inherits(dispersion, "riemdp_dispersion_release")) {
       if (!identical(dispersion$n, object$n))
         abort(sprintf("`dispersion` was released on %d points and `object` on %d: they must come from the same data", dispersion$n, object$n), call)
       if (!identical(dispersion$manifold$type, M$type) || !identical(dispersion$manifold$dim, M$dim))
         abort("`dispersion` was released on another manifold than `object`", call)
-      alpha_v <- (1 - level) / 10
-      v_up <- min((dispersion$reach %||% dispersion$radius)^2,
-                  max(0, dispersion$raw + dispersion$scale * log(1 / (2 * alpha_v))))
-      s <- sqrt(v_up)
+      private_s <- TRUE
     } else {
       if (!(is.numeric(dispersion) && length(dispersion) == 1L && is.finite(dispersion) && dispersion >= 0))
         abort("`dispersion` must be NULL, a single finite number >= 0 (a public bound on the root mean square distance of the population from its mean) or a dp_dispersion() release", call)
       s <- as.double(dispersion)
     }
+  } else if (target == "population") {
+    abort("`dispersion` is required for the population mean: a public bound on the root mean square distance of the population from its mean, or a dp_dispersion() release on the same data (or use target = \"estimate\" for the mean of the data)", call)
+  }
+  # The dispersion enters the population set's sampling error, and the K-norm
+  # noise law on positively curved spaces through the local Hessian bound
+  # (kng_local_curvature()); a private one as an upper bound that fails with
+  # probability alpha_v, charged to the level.
+  local_mu <- !is.null(dispersion) && object$mechanism == "kng" && M$type %in% c("sphere", "kendall")
+  uses_s <- target == "population" || local_mu
+  alpha_v <- if (private_s && uses_s) (1 - level) / 10 else 0
+  lev <- level + alpha_v
+  if (lev > 1 - 1e-8)
+    abort(sprintf("`level` = %s is too close to 1: the ball's quadrature resolves levels up to 1 - 1e-8%s", format(level, digits = 10),
+                  if (alpha_v > 0) sprintf(" (here the level plus %s for the private dispersion)", format(alpha_v, digits = 3)) else ""), call)
+  if (private_s) {
+    v_up <- min((dispersion$reach %||% dispersion$radius)^2,
+                max(0, dispersion$raw + dispersion$scale * log(1 / (2 * (1 - level) / 10))))
+    s <- sqrt(v_up)
   }
   law <- release_noise_law(object)
+  if (local_mu) law <- release_noise_law(object, mu = kng_local_curvature(M, s, radial_law_quantile(law, lev), object$n, lev))
   qn <- radial_law_quantile(law, level)
-  if (object$mechanism == "kng" && target == "population" && M$type %in% c("sphere", "kendall")) {
-    law <- release_noise_law(object, mu = kng_local_curvature(M, s, qn, object$n, level))
-    qn <- radial_law_quantile(law, level)
-  }
-  radius <- if (target == "estimate") qn else confset_radius(law, level + alpha_v, s / sqrt(object$n * d), d)
+  radius <- if (target == "estimate") radial_law_quantile(law, lev) else confset_radius(law, lev, s / sqrt(object$n * d), d)
   if (object$mechanism == "kng" && target == "estimate") radius <- min(radius, 2 * object$radius)
   # a ball as wide as the space is the whole space (pi on spheres, pi / 2 on Kendall's space)
   radius <- min(radius, space_diameter(M))
@@ -256,17 +276,25 @@ confint.riemdp_frechet_release <- function(object, parm, level = 0.95, dispersio
 }
 
 # The lower bound of the Hessian of the Frechet cost F_D near the release,
-# for the linearised K-norm law of a population set on a space of positive
-# curvature (at most kappa): Hess (1/2) d^2(., x) has eigenvalues 1 and
-# sqrt(kappa) t cot(sqrt(kappa) t) >= 1 - kappa t^2 / 2 at distance t, so
-# Hess F_D(z) >= 1 - kappa mean_i d^2(z, x_i) / 2, and the root mean square
-# distance of the data from any z within q of the release (q the noise
-# quantile under the public bound) is at most s + 2 q plus the sampling
-# error of the mean, s sqrt(chi2_d(level) / n). Never below the public
-# bound mu of the whole ball (frechet_sensitivities()$h).
+# for the linearised K-norm law on a space of curvature at most kappa > 0.
+# Hess (1/2) d^2(., x) at distance t < pi / sqrt(kappa) has the eigenvalue 1
+# along the geodesic and at least sqrt(kappa) t cot(sqrt(kappa) t) across it
+# (the Hessian comparison theorem; equality on spheres, and on Kendall's
+# space in the direction of curvature 4), and u cot u >= 1 - u^2 / 2 for
+# u <= 2.08 (every distance within the public ball: 2 r sqrt(kappa) <
+# pi / 2). So Hess F_D(z) >= 1 - kappa mean_i d^2(z, x_i) / 2. The root mean
+# square distance of the data from a point z within q of the release (q the
+# noise quantile under the ball's bound) is at most s + 2 q plus the
+# sampling error of the mean, s sqrt(chi2_d(level) / n): with probability
+# 1 - alpha_V for a dp_dispersion() release, only approximately for a public
+# dispersion s (the sample's spread about the population mean exceeds s about
+# half the time; the slack of u cot u over 1 - u^2 / 2 absorbs it in the
+# simulations). Used only where it exceeds the whole ball's bound.
 kng_local_curvature <- function(M, s, q, n, level) {
-  spread <- s + 2 * q + s * sqrt(stats::qchisq(level, M$dim) / n)
-  1 - M$curvature[2] * spread^2 / 2
+  kappa <- M$curvature[2]
+  if (!(kappa > 0)) return(1)
+  spread <- min(s + 2 * q + s * sqrt(stats::qchisq(level, M$dim) / n), space_diameter(M))
+  1 - kappa * spread^2 / 2
 }
 
 # The law of |P|, the distance between a release and the mean it perturbs:
@@ -351,12 +379,18 @@ radial_law_grid <- function(M, kernel, sigma) {
 # (uniform direction): the population ball's radius.
 confset_radius <- function(law, lev, tau, d) {
   if (tau == 0) return(radial_law_quantile(law, lev))
-  # in units of tau, so that no bound overflows whatever the dispersion
   cl <- coarse_law(law, 200L)
+  # The noise quantile widened by the sampling error's own quantile: close to
+  # the answer where the sampling error is small against the spacing of the
+  # merged law's support points, where the quadrature below sees them as
+  # steps (and without it where tau is below 1e-8 of the noise).
+  sum_bound <- radial_law_quantile(law, lev) + tau * sqrt(stats::qchisq(lev, d))
+  if (tau < 1e-8 * max(cl$r)) return(sum_bound)
+  # in units of tau, so that no bound overflows whatever the dispersion
   rho <- cl$r / tau
   cdf <- function(t) sum(cl$w * shifted_gaussian_norm_cdf(t, rho, 1, d))
   hi <- max(rho) + 2 * sqrt(stats::qchisq(1 - (1 - lev) / 10, d))
-  tau * stats::uniroot(function(t) cdf(t) - lev, c(0, hi), tol = 1e-8 * hi)$root
+  min(sum_bound, tau * stats::uniroot(function(t) cdf(t) - lev, c(0, hi), tol = 1e-8 * hi)$root)
 }
 
 # P(|S + rho e| <= t) for S ~ N(0, tau^2 I_d), |e| = 1, at each rho: the
@@ -397,12 +431,16 @@ gauss_legendre <- function(k) {
 }
 gauss_legendre_48 <- gauss_legendre(48L)
 
-# At most k support points: consecutive cells merged (weights summed, the
-# weighted mean distance kept), for the mixture of non-central chi-square laws.
+# At most k support points: consecutive cells merged into k groups of equal
+# probability (weights summed, the weighted mean distance kept), for the
+# mixture of non-central chi-square laws: narrow groups where the mass is,
+# so that merging (which shrinks the spread within a group) moves the
+# quantiles little.
 coarse_law <- function(law, k) {
   m <- length(law$r)
   if (m <= k) return(law)
-  g <- ceiling(seq_len(m) * k / m)
+  g <- pmin(k, ceiling(cumsum(law$w) * k - 1e-9))
+  g[g < 1] <- 1
   w <- tapply(law$w, g, sum)
   r <- tapply(law$w * law$r, g, sum) / w
   list(r = as.double(r), w = as.double(w))

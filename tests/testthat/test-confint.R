@@ -153,10 +153,25 @@ test_that("confint() and dp_contains() check their arguments", {
                         c("1 column ", "cbind\\(X\\)"))
   two <- dp_frechet_mean(E1, cbind(c(0.1, -0.2)), epsilon = 1, radius = 3, center = 0)
   expect_error_mentions(confint(two, dispersion = .Machine$double.xmax), c("`dispersion`", "too large"))
+  # tiny dispersions: the noise quantile (no quadrature overflow); a level the quadrature cannot resolve names `level`
+  expect_equal(confint(rel, dispersion = 1e-160)$radius, confint(rel)$radius, tolerance = 1e-12)
+  radii <- vapply(c(0, 1e-160, 1e-10, 1e-4, 1e-2, 0.1), function(s) confint(rel, dispersion = s)$radius, 0)
+  expect_true(all(radii >= radii[1] - 1e-12))
+  expect_error_mentions(confint(rel, level = 1 - 1e-9, dispersion = 0.1), c("`level`", "too close to 1"))
+  # the circle (curvature 0): no local bound, any dispersion
+  S1 <- manifold_sphere(1)
+  k1 <- dp_frechet_mean(S1, riem_rgaussian(S1, 100, c(1, 0), 0.05), epsilon = 1, radius = 0.3, center = c(1, 0),
+                        mechanism = "kng")
+  expect_identical(confint(k1, dispersion = 1e155)$radius, pi)
   expect_error_mentions(dp_contains(list(), north), "`set`")
   expect_identical(dp_contains(ci, rbind(rel$estimate, -rel$estimate)), c(TRUE, FALSE))
   expect_output(print(ci), "population Fr\u00e9chet mean", fixed = TRUE)
-  k <- confint(dp_frechet_mean(S2, X, epsilon = 1, radius = 0.3, center = north, mechanism = "kng"))
+  relk <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.3, center = north, mechanism = "kng")
+  k <- confint(relk)
+  # with a dispersion, the estimate's ball uses the local Hessian bound too: never wider than without
+  k_local <- confint(relk, target = "estimate", dispersion = 0.05)
+  expect_lte(k_local$radius, k$radius)
+  expect_lte(confint(relk, dispersion = 0.05)$radius, confint(relk, dispersion = 0.05, level = 0.99)$radius)
   expect_true(k$approximate)
   expect_lte(k$radius, 0.6)
   expect_output(print(k), "linearised K-norm law", fixed = TRUE)
