@@ -8,9 +8,15 @@
 ## 90% of epsilon (the Gaussian mechanism: mu = 0.9 epsilon) and
 ## dp_dispersion(about = the release) with 10%, and builds three balls:
 ## "public" (dispersion = s, the true value), "private" (the dp_dispersion()
-## release) and "estimate" (the ball for the data's own mean, checked
+## release) and "estimate" (the ball for the mean of the data clipped to the
+## public ball, what the release perturbs, checked
 ## against it). The oracle is the 95% quantile of d(release, m) over the
 ## trials; width = median radius / oracle.
+## On kendall(k) the public ball has radius 0.3 instead (0.5 exceeds
+## r* = pi/8 = 0.393 there; see ball_radius()), and "edge" puts m at
+## 0.7 x radius (0.35 for radius 0.5, 0.21 on Kendall); the centre c is the
+## regular k-gon as a preshape, and only laplace and kng run (the Gaussian
+## mechanism's mu is not computed on Kendall's space).
 ## Laws: "model" (isotropic Gaussian tangent vectors at m), "heavy"
 ## (multivariate t with 3 degrees of freedom, scaled to the same s),
 ## "edge" (the model law with m near the edge of the ball: points outside
@@ -39,10 +45,16 @@ seed0 <- as.integer(arg_value("--seed", "20261128"))
 make_manifold <- function(name) {
   k <- as.integer(sub(".*\\((\\d+)\\)", "\\1", name))
   switch(sub("\\(.*", "", name), euclidean = manifold_euclidean(k), sphere = manifold_sphere(k),
-         hyperbolic = manifold_hyperbolic(k), spd = manifold_spd(k))
+         hyperbolic = manifold_hyperbolic(k), spd = manifold_spd(k), kendall = manifold_kendall(k))
 }
+# kendall: the regular k-gon (a k x 2 configuration), as a preshape (centred, unit Frobenius norm)
 origin <- function(M) switch(M$type, euclidean = rep(0, M$d), sphere = c(rep(0, M$d), 1),
-                             hyperbolic = c(1, rep(0, M$d)), spd = diag(M$k))
+                             hyperbolic = c(1, rep(0, M$d)), spd = diag(M$k),
+                             kendall = riem_project(M, cbind(cos(2 * pi * (seq_len(M$k) - 1) / M$k),
+                                                             sin(2 * pi * (seq_len(M$k) - 1) / M$k))))
+# the public ball's radius: 0.5, but on Kendall's space r* = pi/8 = 0.393
+# (sensitivity_radius_max()), so 0.3 there (model data reach about 0.28 from c)
+ball_radius <- function(M) if (M$type == "kendall") 0.3 else 0.5
 # n points Exp_m(z) with E|z|^2 = s^2: Gaussian or t(3) tangent vectors
 # (internal helpers of dp_accuracy(): points as ambient x n matrices)
 tangent_basis <- function(M, p) riemdp:::geom_tangent_basis(M, riemdp:::acc_set(as.vector(p)))
@@ -54,8 +66,18 @@ draw_law <- function(M, m, n, s, law) {
   riemdp:::acc_layout(M, riemdp:::acc_exp(M, as.vector(m), B %*% Z))
 }
 
-# (the Gaussian mechanism's mu needs constant curvature: not on spd)
-mechs <- function(M) c("laplace", if (M$type %in% c("euclidean", "sphere", "hyperbolic")) c("gaussian", "kng"))
+# The points clipped to the public ball, as outside = "clip" does: the
+# release perturbs the mean of these, and the estimate's ball covers it.
+clip_points <- function(M, X, c0, radius) {
+  S <- riemdp:::bound_to_ball(M, riemdp:::as_set(M, X, "X"), riemdp:::as_set(M, c0, "c"), radius, "clip", NULL)
+  X[] <- S$x
+  X
+}
+
+# (the Gaussian mechanism's mu needs constant curvature: not on spd, nor on
+# kendall; KNG runs on kendall, by its Metropolis-Hastings chain)
+mechs <- function(M) c("laplace", if (M$type %in% c("euclidean", "sphere", "hyperbolic")) c("gaussian", "kng"),
+                       if (M$type == "kendall") "kng")
 configs <- expand.grid(manifold = manifolds, n = n_set, epsilon = eps_set, law = laws, mechanism = mechanisms,
                        stringsAsFactors = FALSE)
 configs <- configs[mapply(function(mf, mech) mech %in% mechs(make_manifold(mf)), configs$manifold, configs$mechanism), ]
@@ -66,26 +88,27 @@ for (i in seq_len(nrow(configs))) {
   set.seed(seed0 + i)
   M <- make_manifold(cf$manifold)
   c0 <- origin(M)
-  off <- if (cf$law == "edge") 0.35 else 0.1
+  r <- ball_radius(M)
+  off <- if (cf$law == "edge") 0.7 * r else 0.1
   m <- riemdp:::acc_exp(M, as.vector(c0), off * tangent_basis(M, c0)[, 1, drop = FALSE])
   m <- if (is.null(M$point_shape)) drop(m) else array(m, M$point_shape)
   s <- 0.1
   t0 <- proc.time()[["elapsed"]]
   # the Gaussian release's sigma for mu = 0.9 epsilon, calibrated once (public)
   sigma_g <- if (cf$mechanism == "gaussian")
-    dp_frechet_mean(M, draw_law(M, m, cf$n, s, "model"), mu = 0.9 * cf$epsilon, radius = 0.5, center = c0,
+    dp_frechet_mean(M, draw_law(M, m, cf$n, s, "model"), mu = 0.9 * cf$epsilon, radius = r, center = c0,
                     outside = "clip", mechanism = "gaussian")$sigma
   res <- t(vapply(seq_len(trials), function(k) {
     X <- draw_law(M, m, cf$n, s, cf$law)
     eps_m <- 0.9 * cf$epsilon
     rel <- switch(cf$mechanism,
-      gaussian = dp_frechet_mean(M, X, sigma = sigma_g, radius = 0.5, center = c0, outside = "clip", mechanism = "gaussian"),
-      dp_frechet_mean(M, X, epsilon = eps_m, radius = 0.5, center = c0, outside = "clip", mechanism = cf$mechanism))
-    v <- dp_dispersion(M, X, epsilon = 0.1 * cf$epsilon, radius = 0.5, center = c0, outside = "clip", about = rel)
+      gaussian = dp_frechet_mean(M, X, sigma = sigma_g, radius = r, center = c0, outside = "clip", mechanism = "gaussian"),
+      dp_frechet_mean(M, X, epsilon = eps_m, radius = r, center = c0, outside = "clip", mechanism = cf$mechanism))
+    v <- dp_dispersion(M, X, epsilon = 0.1 * cf$epsilon, radius = r, center = c0, outside = "clip", about = rel)
     pub <- confint(rel, dispersion = s)
     prv <- confint(rel, dispersion = v)
     est <- confint(rel)
-    fm <- coef(frechet_mean(M, X))
+    fm <- coef(frechet_mean(M, clip_points(M, X, c0, r)))
     c(public = dp_contains(pub, m), private = dp_contains(prv, m), estimate = dp_contains(est, fm),
       r_public = pub$radius, r_private = prv$radius, d = riem_dist(M, m, rel$estimate))
   }, numeric(6)))
