@@ -248,14 +248,15 @@ confint.riemdp_frechet_release <- function(object, parm, level = 0.95, dispersio
   # probability alpha_v, charged to the level.
   local_mu <- !is.null(dispersion) && object$mechanism == "kng" && M$type %in% c("sphere", "kendall")
   uses_s <- target == "population" || local_mu
-  alpha_v <- if (private_s && uses_s) (1 - level) / 10 else 0
+  alpha_private <- (1 - level) / 10
+  alpha_v <- if (private_s && uses_s) alpha_private else 0
   lev <- level + alpha_v
   if (lev > 1 - 1e-8)
     abort(sprintf("`level` = %s is too close to 1: the ball's quadrature resolves levels up to 1 - 1e-8%s", format(level, digits = 10),
                   if (alpha_v > 0) sprintf(" (here the level plus %s for the private dispersion)", format(alpha_v, digits = 3)) else ""), call)
   if (private_s) {
     v_up <- min((dispersion$reach %||% dispersion$radius)^2,
-                max(0, dispersion$raw + dispersion$scale * log(1 / (2 * (1 - level) / 10))))
+                max(0, dispersion$raw + dispersion$scale * log(1 / (2 * alpha_private))))
     s <- sqrt(v_up)
   }
   law <- release_noise_law(object)
@@ -263,8 +264,9 @@ confint.riemdp_frechet_release <- function(object, parm, level = 0.95, dispersio
   qn <- radial_law_quantile(law, level)
   radius <- if (target == "estimate") radial_law_quantile(law, lev) else confset_radius(law, lev, s / sqrt(object$n * d), d)
   if (object$mechanism == "kng" && target == "estimate") radius <- min(radius, 2 * object$radius)
-  # a ball as wide as the space is the whole space (pi on spheres, pi / 2 on Kendall's space)
-  radius <- min(radius, space_diameter(M))
+  # a ball as wide as the space is the whole space: M$inj, the injectivity
+  # radius, is also the diameter here (pi on spheres, pi / 2 on Kendall's space, else Inf)
+  radius <- min(radius, M$inj)
   if (!is.finite(radius))
     abort(sprintf("`dispersion` (%s) is too large: the ball's radius overflows double precision; state a realistic bound on the root mean square distance of the population from its mean", format(s, digits = 3)), call)
   structure(list(center = object$estimate, radius = radius, level = level, target = target, manifold = M,
@@ -293,7 +295,7 @@ confint.riemdp_frechet_release <- function(object, parm, level = 0.95, dispersio
 kng_local_curvature <- function(M, s, q, n, level) {
   kappa <- M$curvature[2]
   if (!(kappa > 0)) return(1)
-  spread <- min(s + 2 * q + s * sqrt(stats::qchisq(level, M$dim) / n), space_diameter(M))
+  spread <- min(s + 2 * q + s * sqrt(stats::qchisq(level, M$dim) / n), M$inj)
   1 - kappa * spread^2 / 2
 }
 
@@ -326,10 +328,6 @@ release_noise_law <- function(x, mu = NULL) {
   law
 }
 
-# The largest distance between two points of M: pi on spheres, pi / 2 on
-# Kendall's shape space, Inf elsewhere.
-space_diameter <- function(M) switch(M$type, sphere = pi, kendall = pi / 2, Inf)
-
 # The flat radial law r^(d-1) times the kernel, on a grid.
 flat_radial_law <- function(d, kernel, sigma, approximate) {
   g <- seq(0, if (kernel == "laplace") stats::qgamma(1 - 1e-12, d, scale = sigma)
@@ -360,7 +358,7 @@ radial_law_grid <- function(M, kernel, sigma) {
   if (M$type == "euclidean" || (M$type == "hyperbolic" && d == 1L) || sigma < 1e-6)
     return(flat_radial_law(d, kernel, sigma, FALSE))
   lf <- function(r) radial_log_density(M, kernel, sigma, r)  # kernel + log area (C++ core)
-  bound <- space_diameter(M)
+  bound <- M$inj
   upper <- 4 * sigma
   for (i in seq_len(60L)) {
     if (upper >= bound) {
