@@ -402,20 +402,20 @@ acc_design <- function(n, m, s, arg, call) {
   stats::rbeta(n, m * k, (1 - m) * k)
 }
 
-acc_spread <- function(spread, names_ok, required, call) {
-  if (is.null(spread)) abort(sprintf("`spread` is required: a list with %s (the assumed spread of the data)",
+acc_spread <- function(spread, names_ok, required, call, arg = "spread") {
+  if (is.null(spread)) abort(sprintf("`%s` is required: a list with %s (the assumed spread of the data)", arg,
                                      paste0("`", required, "`", collapse = ", ")), call)
   if (is.numeric(spread) && !is.null(names(spread))) spread <- as.list(spread)
   if (!is.list(spread) || is.null(names(spread)) || any(!nzchar(names(spread))))
-    abort(sprintf("`spread` must be a named list with %s", paste0("`", c(required, setdiff(names_ok, required)), "`", collapse = ", ")), call)
+    abort(sprintf("`%s` must be a named list with %s", arg, paste0("`", c(required, setdiff(names_ok, required)), "`", collapse = ", ")), call)
   bad <- setdiff(names(spread), names_ok)
-  if (length(bad)) abort(sprintf("`spread` has unknown entries %s; use %s", paste0("`", bad, "`", collapse = ", "),
+  if (length(bad)) abort(sprintf("`%s` has unknown entries %s; use %s", arg, paste0("`", bad, "`", collapse = ", "),
                                  paste0("`", names_ok, "`", collapse = ", ")), call)
-  for (r in required) if (is.null(spread[[r]])) abort(sprintf("`spread$%s` is required", r), call)
+  for (r in required) if (is.null(spread[[r]])) abort(sprintf("`%s$%s` is required", arg, r), call)
   for (nm in names(spread)) {
     v <- spread[[nm]]
     if (!is.numeric(v) || !length(v) || !all(is.finite(v)) || any(v < 0))
-      abort(sprintf("`spread$%s` must be finite numbers >= 0", nm), call)
+      abort(sprintf("`%s$%s` must be finite numbers >= 0", arg, nm), call)
   }
   spread
 }

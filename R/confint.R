@@ -458,14 +458,20 @@ radial_law_quantile <- function(law, p) {
   r0 + (law$r[i] - r0) * (p - lo) / (cum[i] - lo)
 }
 
-# Evaluate expr with the RNG seeded at `seed`, then restore the session's
-# generator state (or its absence).
+# Evaluate expr with the RNG seeded at `seed` (R's default generators), then
+# restore the session's generator kinds and state (or its absence).
 with_preserved_seed <- function(seed, expr) {
   env <- globalenv()
   had <- exists(".Random.seed", envir = env, inherits = FALSE)
   old <- if (had) get(".Random.seed", envir = env, inherits = FALSE)
-  on.exit(if (had) assign(".Random.seed", old, envir = env) else rm(".Random.seed", envir = env))
-  set.seed(seed)
+  kinds <- RNGkind()
+  on.exit({
+    RNGkind(kinds[1L], kinds[2L], kinds[3L])
+    if (had) assign(".Random.seed", old, envir = env) else rm(".Random.seed", envir = env)
+  })
+  # R's default generators, so that the result does not depend on the
+  # session's RNGkind()
+  set.seed(seed, kind = "Mersenne-Twister", normal.kind = "Inversion", sample.kind = "Rejection")
   expr
 }
 

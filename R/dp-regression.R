@@ -523,12 +523,6 @@ print_chain_diagnostics <- function(d) {
 }
 
 #' @export
-summary.riemdp_regression_release <- function(object, ...) {
-  structure(list(release = object, guarantee = regression_guarantee_sentence(object)),
-            class = "summary.riemdp_regression_release")
-}
-
-#' @export
 print.summary.riemdp_regression_release <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   r <- x$release
   cat("Call:\n")
@@ -549,6 +543,18 @@ print.summary.riemdp_regression_release <- function(x, digits = max(3L, getOptio
   print(r$footpoint, digits = digits)
   cat(sprintf("Private shooting vector (per unit of %s):\n", r$covariate_name %||% "x"))
   print(r$shooting, digits = digits)
+  t <- x$no_effect_test
+  if (is.null(t)) {
+    if (identical(r$scheme, "joint") && is.null(r$bounds_stages))
+      cat("(a test of no effect: summary(object, moments = ), with moments from dp_regression_moments() or a public statement)\n")
+    return(invisible(x))
+  }
+  cat(strwrap(sprintf("Test of no effect of %s (v = 0): the geodesic moves %s over x_range; under the null, %d bootstrap releases (Ferrando, Wang & Sheldon 2022) from a model with %s moments move a median %s (95%% quantile %s); p-value %s",
+                      r$covariate_name %||% "x", format(t$statistic, digits = digits), t$B,
+                      if (t$source == "private") "private (dp_regression_moments())" else "publicly stated",
+                      format(t$null_quantiles[[1L]], digits = digits), format(t$null_quantiles[[3L]], digits = digits),
+                      format.pval(t$p.value, digits = digits, eps = 1 / (t$B + 1))), exdent = 2), sep = "\n")
+  cat("Post-processing of the releases: no budget spent beyond theirs.\n")
   invisible(x)
 }
 
@@ -839,10 +845,12 @@ regression_plot_data <- function(data, covariate_name, call) {
 #'   `newx` is taken as the same; the release holds no data; any other
 #'   argument, `interval` and `se.fit` among them, is an error: a release has
 #'   no intervals yet), `formula()`, `nobs()` (the public n), `plot()`;
-#'   `fitted()` and `residuals()` are errors, as the release holds no data;
-#'   so are `confint()`, `vcov()`, `sigma()` and `model.matrix()`: a release
-#'   has no intervals or standard errors yet (its uncertainty is the privacy
-#'   noise's, not the data's residual spread).
+#'   `confint()` and `summary()` with intervals and p-values from the
+#'   parametric bootstrap ([confint.riemdp_linear_release()], with
+#'   [dp_regression_moments()]); `fitted()` and `residuals()` are errors, as
+#'   the release holds no data; so are `vcov()`, `sigma()` and
+#'   `model.matrix()` (the release's uncertainty is the privacy noise's and
+#'   the sampling's together, which `confint()` reports).
 #' @seealso [dp_geodesic_regression()], [sensitivity_geodesic_regression()].
 #' @examples
 #' rel <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30,
@@ -915,7 +923,8 @@ dp_linear_regression <- function(formula, data, epsilon, tau, x_range, beta_max,
   if (!all(is.finite(X)) || !all(is.finite(y))) abort("`data` must hold finite values of the variables of `formula`", call)
   numeric_cols <- colnames(X)[!dummy]
   meta <- list(terms = public_terms(tt), formula = formula_public, xlevels = stats::.getXlevels(tt, mf),
-               contrasts = contrasts, na.action = na_action, response = paste(deparse(formula[[2L]]), collapse = " "))
+               contrasts = contrasts, na.action = na_action, response = paste(deparse(formula[[2L]]), collapse = " "),
+               dummy = dummy)
   if (!is.null(bounds)) {
     if (length(numeric_cols) && !missing(x_range) && !is.null(x_range))
       check_ranges_not_for_dummies(x_range, colnames(X)[dummy], discrete, numeric_cols, call)
@@ -964,7 +973,7 @@ linear_release_core <- function(X, y, R, epsilon, tau, beta_max, control, diagno
                  tau = tau, x_range = R, beta_max = beta_max, n = n, m = m, terms = meta$terms,
                  formula = meta$formula, xlevels = meta$xlevels, contrasts = meta$contrasts,
                  na.action = meta$na.action,
-                 response = meta$response,
+                 response = meta$response, dummy = unname(meta$dummy),
                  guarantee = "epsilon-DP", sampler = "kng-chain", guarantee_kind = "empirical-chain",
                  control = ctl[c("n_iter", "burn_in", "adapt", "target_accept")],
                  diagnostics = res$diagnostics,
@@ -1136,12 +1145,6 @@ print.riemdp_linear_release <- function(x, digits = max(3L, getOption("digits") 
 }
 
 #' @export
-summary.riemdp_linear_release <- function(object, ...) {
-  structure(list(release = object, guarantee = linear_guarantee_sentence(object)),
-            class = "summary.riemdp_linear_release")
-}
-
-#' @export
 print.summary.riemdp_linear_release <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   r <- x$release
   cat("Call:\n")
@@ -1155,8 +1158,23 @@ print.summary.riemdp_linear_release <- function(x, digits = max(3L, getOption("d
       else "Ranges of the predictors (found privately):\n")
   print(r$x_range, digits = digits)
   cat(sprintf("Sampler: %s, burn-in %d, %d further steps\n", release_sampler_name(r), r$control$burn_in, r$control$n_iter))
-  cat("Private coefficients:\n")
-  print(r$coefficients, digits = digits)
+  if (is.null(x$coefficients)) {
+    cat("Private coefficients:\n")
+    print(r$coefficients, digits = digits)
+    cat("(intervals and p-values: summary(object, moments = ), with moments from dp_regression_moments() or a public statement)\n")
+    return(invisible(x))
+  }
+  bs <- x$bootstrap
+  cat(strwrap(sprintf("Private coefficients, with intervals at level %s and p-values from %d bootstrap releases (Ferrando, Wang & Sheldon 2022) of a model with %s moments:",
+                      format(bs$level), bs$B, if (bs$private) "private (dp_regression_moments())" else "publicly stated"),
+              exdent = 2), sep = "\n")
+  stats::printCoefmat(x$coefficients, digits = digits, P.values = TRUE, has.Pvalue = TRUE,
+                      cs.ind = 1:2, tst.ind = integer(0), eps.Pvalue = 1 / (bs$B + 1))
+  st <- x$slopes_test
+  cat(sprintf("Every slope zero: squared Mahalanobis distance %s from the bootstrap releases (%d slope%s), bootstrap p-value %s\n",
+              format(st$statistic, digits = digits), st$df, if (st$df == 1L) "" else "s",
+              format.pval(st$p.value, digits = digits, eps = 1 / (bs$B + 1))))
+  cat("Post-processing of the releases: no budget spent beyond theirs.\n")
   invisible(x)
 }
 

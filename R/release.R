@@ -787,8 +787,12 @@ nobs.riemdp_release <- function(object, ...) object$n
 # guarantee does not cover.
 release_no_inference <- function(object, what) {
   est <- if (inherits(object, "riemdp_linear_release")) "coefficients" else "estimate"
-  abort(sprintf("%s is not available for a release yet: a release holds no data (only its public parameters and the private %s), and its uncertainty is that of the privacy noise, whose intervals riemdp does not compute yet; the data's own residuals are not covered by the guarantee. %s",
-                what, est, release_predict_hint(object)), sys.call(-1))
+  ci <- if (inherits(object, "riemdp_linear_release")) "confint(release, moments = ) gives intervals for the coefficients (see ?confint.riemdp_linear_release)"
+        else if (inherits(object, "riemdp_frechet_release")) "confint(release) gives a confidence ball (see ?confint.riemdp_frechet_release)"
+        else if (inherits(object, "riemdp_regression_release")) "confidence sets for a private geodesic are not available yet, but summary(release, moments = ) tests that the covariate has no effect (see ?summary.riemdp_regression_release)"
+        else "riemdp does not compute its intervals yet"
+  abort(sprintf("%s is not available for a release: a release holds no data (only its public parameters and the private %s), and its uncertainty is that of the privacy noise and the sampling together, not the data's residual spread, which the guarantee does not cover; %s. %s",
+                what, est, ci, release_predict_hint(object)), sys.call(-1))
 }
 
 #' @export

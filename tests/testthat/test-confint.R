@@ -176,7 +176,7 @@ test_that("confint() and dp_contains() check their arguments", {
   expect_lte(k$radius, 0.6)
   expect_output(print(k), "linearised K-norm law", fixed = TRUE)
   lin <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200)
-  expect_error_mentions(confint(lin), c("confint\\(\\)", "not available"))
+  expect_error_mentions(confint(lin), c("`moments` is required", "dp_regression_moments\\(\\)"))
 })
 
 test_that("plot() of a release draws its confidence set", {

@@ -154,7 +154,8 @@ test_that("radius errors say radians; a release answers confint(), vcov(), sigma
                               control = ctl)
   fr <- dp_frechet_mean(S2, X, epsilon = 1, radius = 0.5, center = c(0, 0, 1))
   # (a Frechet mean release has confint(): see test-confint.R)
-  expect_error_mentions(confint(rel), c("confint\\(\\)", "not available for a release", "noise"))
+  # (a linear release has confint() with `moments`: see test-confint-linear.R)
+  expect_error_mentions(confint(rel), c("`moments` is required", "dp_regression_moments\\(\\)"))
   for (r in list(rel, fr)) {
     expect_error_mentions(vcov(r), c("vcov\\(\\)", "not available for a release"))
     expect_error_mentions(stats::sigma(r), c("sigma\\(\\)", "not available for a release"))

@@ -3,7 +3,7 @@
 # environment, and every stored result it reads is found by system.file().
 
 # The results the vignettes load, made by vignettes/data-raw/*.R.
-stored_results <- c("choosing-bounds", "confint-coverage", "gdp", "private-frechet", "private-geodesic-regression",
+stored_results <- c("choosing-bounds", "confint-coverage", "gdp", "inference-tests", "private-frechet", "private-geodesic-regression",
                     "private-linear-regression", "private-shape-regression", "riemdp")
 
 # The vignette sources to run: those shipped in the installed package (its

@@ -1,0 +1,139 @@
+# summary(moments = ) of dp_geodesic_regression() releases: the test of no
+# effect by the parametric bootstrap under the null, and
+# dp_regression_moments() of a geodesic release. Size and power are measured
+# in bench/geodesic-test-size.R.
+
+geo_data <- function(n, slope, seed, noise = 0.03) {
+  S2 <- manifold_sphere(2)
+  set.seed(seed)
+  x <- runif(n)
+  G <- riem_geodesic(S2, c(0, 0, 1), c(slope, 0, 0), x)
+  list(x = x, Y = riem_project(S2, G + matrix(rnorm(3 * n, sd = noise), n)))
+}
+
+geo_release <- function(d, epsilon = 2) {
+  dp_geodesic_regression(manifold_sphere(2), d$x, d$Y, epsilon = epsilon, tau = 0.2, tau_m = 1, x_range = c(0, 1),
+                         center = c(0, 0, 1), radius = 0.5)
+}
+
+test_that("dp_regression_moments() of a geodesic release gives the covariate's moments and the residual scale, with Laplace noise of scale 3/(n epsilon)", {
+  S2 <- manifold_sphere(2)
+  d <- geo_data(300, 0.3, 3501)
+  set.seed(1)
+  rel <- geo_release(d, 5)
+  mom <- dp_regression_moments(rel, x = d$x, Y = d$Y, epsilon = 1e9)
+  expect_s3_class(mom, c("riemdp_geodesic_moments_release", "riemdp_moments_release", "riemdp_release"))
+  expect_equal(mom$x_mean, mean(d$x), tolerance = 1e-6)
+  expect_equal(mom$x_sd, sqrt(mean((d$x - mean(d$x))^2)), tolerance = 1e-6)
+  G <- riem_geodesic(S2, rel$footpoint_range, rel$shooting_range, d$x)
+  dist <- riem_dist(S2, G, d$Y)
+  # isotropic Gaussian in 2 dimensions: E|z| = rms sqrt(pi) / 2
+  expect_equal(mom$residual_rms, mean(pmin(dist, 0.8)) / (sqrt(pi) / 2), tolerance = 1e-6)
+  avg <- c(mean(d$x), mean(4 * (d$x - 1 / 2)^2), mean(pmin(dist, 0.1) / 0.1))
+  set.seed(2)
+  noise <- t(vapply(1:400, function(i) dp_regression_moments(rel, x = d$x, Y = d$Y, epsilon = 2, residual_bound = 0.1)$raw - avg,
+                    numeric(3)))
+  plaplace <- function(q, b) ifelse(q < 0, exp(q / b) / 2, 1 - exp(-q / b) / 2)
+  for (j in 1:3) expect_gt(suppressWarnings(ks.test(noise[, j], plaplace, b = 3 / (300 * 2)))$p.value, 0.01)
+  expect_output(print(mom), "3 averages")
+  expect_equal(dp_budget(rel, mom)$spent, 5 + 1e9)
+})
+
+test_that("the test of no effect finds a moving geodesic, not a still one, and is post-processing", {
+  d1 <- geo_data(300, 0.3, 3502)
+  set.seed(3)
+  rel1 <- geo_release(d1)
+  mom1 <- dp_regression_moments(rel1, x = d1$x, Y = d1$Y, epsilon = 0.5)
+  set.seed(99)
+  before <- .Random.seed
+  s1 <- summary(rel1, moments = mom1, B = 100)
+  expect_identical(.Random.seed, before)
+  expect_lt(s1$no_effect_test$p.value, 0.02)
+  expect_identical(summary(rel1, moments = mom1, B = 100)$no_effect_test, s1$no_effect_test)
+  out <- gsub("\\s+", " ", paste(capture.output(print(s1)), collapse = "\n"))
+  expect_match(out, "Test of no effect of x (v = 0)", fixed = TRUE)
+  expect_match(out, "Ferrando, Wang & Sheldon 2022", fixed = TRUE)
+  expect_match(paste(capture.output(print(summary(rel1))), collapse = "\n"), "summary(object, moments = )", fixed = TRUE)
+  d0 <- geo_data(300, 0, 3503)
+  rel0 <- geo_release(d0)
+  mom0 <- dp_regression_moments(rel0, x = d0$x, Y = d0$Y, epsilon = 0.5)
+  expect_gt(summary(rel0, moments = mom0, B = 100)$no_effect_test$p.value, 0.05)
+  # a public statement: the same test without a moments release
+  expect_lt(summary(rel1, moments = list(noise = 0.04), B = 100)$no_effect_test$p.value, 0.02)
+  # the same private outputs on other data give the same test
+  rel0$footpoint <- rel1$footpoint
+  rel0$shooting <- rel1$shooting
+  rel0$footpoint_range <- rel1$footpoint_range
+  rel0$shooting_range <- rel1$shooting_range
+  mom0$raw <- mom1$raw
+  mom0$about <- mom1$about
+  expect_identical(summary(rel0, moments = mom0, B = 100)$no_effect_test, s1$no_effect_test)
+})
+
+test_that("the test of no effect runs on hyperbolic space with a public statement", {
+  H2 <- manifold_hyperbolic(2)
+  o <- c(1, 0, 0)
+  set.seed(3504)
+  x <- runif(100)
+  Y <- riem_rgaussian(H2, 100, o, 0.05)
+  rel <- dp_geodesic_regression(H2, x, Y, epsilon = 2, tau = 0.2, tau_m = 0.5, x_range = c(0, 1), center = o, radius = 0.5)
+  t <- summary(rel, moments = list(noise = 0.05, x_mean = 0.5, x_sd = 0.25), B = 100)$no_effect_test
+  expect_true(t$p.value > 0 && t$p.value <= 1)
+  expect_identical(t$source, "public")
+})
+
+test_that("moments and tests of a geodesic release refuse what they cannot use, naming the argument", {
+  d <- geo_data(120, 0.3, 3505)
+  rel <- geo_release(d)
+  mom <- dp_regression_moments(rel, x = d$x, Y = d$Y, epsilon = 0.5)
+  expect_error_mentions(dp_regression_moments(rel, data.frame(x = d$x), epsilon = 1), c("`data`", "`x` and `Y`"))
+  expect_error_mentions(dp_regression_moments(rel, x = d$x, epsilon = 1), "`x` and `Y` are required")
+  expect_error_mentions(dp_regression_moments(rel, x = d$x[-1], Y = d$Y[-1, ], epsilon = 1), c("119", "120"))
+  expect_error_mentions(dp_regression_moments(rel, x = d$x + 2, Y = d$Y, epsilon = 1), "`x`")
+  lin <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200)
+  expect_error_mentions(dp_regression_moments(lin, x = 1, Y = 2, epsilon = 1), "`x` and `Y` are for a geodesic release")
+  expect_error_mentions(summary(rel, moments = dp_regression_moments(lin, cars, epsilon = 1)), c("`moments`", "linear release"))
+  expect_error_mentions(confint(lin, moments = mom), c("`moments`", "geodesic release"))
+  expect_error_mentions(summary(rel, moments = mom, B = 5), "`B`")
+  expect_error_mentions(confint(rel), c("not available yet", "summary\\(release, moments = \\)"))
+  expect_error_mentions(summary(rel, moments = list(sd = 1)), c("`moments`", "unknown"))
+  expect_error_mentions(summary(rel, moments = mom, foo = 2), "unknown argument `foo`")
+  paper <- dp_geodesic_regression(manifold_sphere(2), d$x, d$Y, epsilon = 2, tau = 0.2, tau_m = 1, x_range = c(0, 1),
+                                  center = c(0, 0, 1), radius = 0.5, scheme = "paper")
+  expect_error_mentions(dp_regression_moments(paper, x = d$x, Y = d$Y, epsilon = 1), c("scheme = \"paper\"", "not differentially private"))
+  d2 <- geo_data(120, 0.3, 3506)
+  other <- dp_regression_moments(geo_release(d2), x = d2$x, Y = d2$Y, epsilon = 0.5)
+  expect_error_mentions(summary(rel, moments = other), c("`moments`", "another release"))
+})
+
+test_that("hostile inputs to the geodesic test get clear errors and no warnings (SPD moments, degenerate spreads, seeds, altered moments, huge scatter)", {
+  P <- manifold_spd(2)
+  set.seed(2)
+  x <- runif(60)
+  Y <- riem_rgaussian(P, 60, diag(2), 0.1)
+  g <- dp_geodesic_regression(P, x, Y, epsilon = 2, tau = 0.5, tau_m = 1, x_range = c(0, 1), center = diag(2), radius = 1)
+  gm <- dp_regression_moments(g, x = x, Y = Y, epsilon = 0.5)
+  expect_length(gm$raw, 3L)
+  d <- geo_data(60, 0.3, 3507)
+  rel <- geo_release(d)
+  # a spread at the two-point limit or near 0: no qbeta warnings, no NaN
+  expect_no_warning(t1 <- summary(rel, moments = list(noise = 0.05, x_mean = 0.5, x_sd = 0.4999), B = 100)$no_effect_test)
+  expect_no_warning(t2 <- summary(rel, moments = list(noise = 0.05, x_sd = 1e-9), B = 100)$no_effect_test)
+  expect_true(all(is.finite(c(t1$p.value, t2$p.value))))
+  expect_error_mentions(summary(rel, moments = list(noise = 0.05, x_mean = 0.5, x_sd = 5)), "`moments\\$x_sd`")
+  expect_error_mentions(summary(rel, moments = list(noise = 0.05, x_mean = 0)), "`moments\\$x_mean`")
+  expect_error_mentions(summary(rel, moments = list(noise = 0.05), seed = 2^31), "`seed`")
+  expect_error_mentions(summary(rel, B = -1), "`B`")
+  H2 <- manifold_hyperbolic(2)
+  set.seed(3)
+  h <- dp_geodesic_regression(H2, runif(50), riem_rgaussian(H2, 50, c(1, 0, 0), 0.05), epsilon = 2, tau = 0.2, tau_m = 0.5,
+                              x_range = c(0, 1), center = c(1, 0, 0), radius = 0.5)
+  expect_error_mentions(summary(h, moments = list(noise = 800), B = 100), c("scatter", "`moments\\$noise`"))
+  m <- dp_regression_moments(rel, x = d$x, Y = d$Y, epsilon = 0.5)
+  bad <- m
+  bad$raw <- c(0.5, 0.5)
+  expect_error_mentions(summary(rel, moments = bad, B = 100), "`moments\\$raw`")
+  bad <- m
+  bad$residual_bound <- -1
+  expect_error_mentions(summary(rel, moments = bad, B = 100), "`moments\\$residual_bound`")
+})
