@@ -493,18 +493,16 @@ linear_bootstrap <- function(object, level, moments, B, seed, call) {
 # constant mu when the variance is 0.
 linear_marginal <- function(mu, s, dummy) {
   v <- s^2
-  if (dummy) {
+  two_point <- function() {
     thr <- stats::qnorm(mu)
-    return(function(z) as.double(z < thr))
+    function(z) as.double(z < thr)
   }
+  if (dummy) return(two_point())
   if (!(v > 0) || mu <= 0 || mu >= 1) return(function(z) rep(mu, length(z)))
   k <- max(mu * (1 - mu) / v - 1, 0)
   a <- mu * k
   b <- (1 - mu) * k
-  if (min(a, b) < 0.05) {
-    thr <- stats::qnorm(mu)
-    return(function(z) as.double(z < thr))
-  }
+  if (min(a, b) < 0.05) return(two_point())
   if (min(a, b) > 1e6) return(function(z) pmin(pmax(mu + s * z, 0), 1))
   function(z) stats::qbeta(stats::pnorm(z), a, b)
 }
