@@ -58,14 +58,22 @@ void Kendall::exp(CVecRef p, CVecRef v, VecRef out) const { unit_sphere_exp(p, v
 
 void Kendall::exp_unit(CVecRef p, CVecRef u, double r, VecRef out) const { out = std::cos(r) * p + std::sin(r) * u; }
 
+// The aligned point's buffer, one per thread, sized once: the passes that
+// call log() and dist() once per point allocate nothing per point.
+static Vec& aligned_buffer(Eigen::Index size) {
+  thread_local Vec buf;
+  if (buf.size() != size) buf.resize(size);
+  return buf;
+}
+
 void Kendall::log(CVecRef p, CVecRef q, VecRef out) const {
-  Vec w(2 * k_);
+  Vec& w = aligned_buffer(2 * k_);
   if (!log_aligned(p, q, w, out))
     throw domain_error("the shapes are at the maximal distance pi/2 (cut locus): the log is not defined");
 }
 
 double Kendall::dist(CVecRef p, CVecRef q) const {
-  Vec w(2 * k_);
+  Vec& w = aligned_buffer(2 * k_);
   const double m = align(p, q, w);
   if (m < 0.5) return std::acos(m);
   return num::chord_angle((w - p).norm(), (w + p).norm());

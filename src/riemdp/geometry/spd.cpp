@@ -2,6 +2,9 @@
 #include "spd.h"
 
 #include <Eigen/Eigenvalues>
+#include <limits>
+#include <type_traits>
+#include <utility>
 
 #include "../lanes.h"
 
@@ -182,6 +185,26 @@ void jacobi_eigen(MK* A, MK* R) {
 }
 
 }  // namespace
+
+void SPD::sym_eigen_sorted(Mat& A, Mat& U, Vec& lam) {
+  const Eigen::Index k = A.rows();
+  if (!A.allFinite()) {
+    lam.setConstant(std::numeric_limits<double>::quiet_NaN());
+    U.setIdentity();
+    return;
+  }
+  jacobi_eigen<1>(&A, &U);
+  lam = A.diagonal();
+  for (Eigen::Index a = 0; a + 1 < k; ++a) {  // selection sort, columns swapped in place
+    Eigen::Index m = a;
+    for (Eigen::Index b = a + 1; b < k; ++b)
+      if (lam(b) < lam(m)) m = b;
+    if (m != a) {
+      std::swap(lam(a), lam(m));
+      U.col(a).swap(U.col(m));
+    }
+  }
+}
 
 SPD::Roots SPD::roots(CVecRef p) const {
   Eigen::SelfAdjointEigenSolver<Mat> es(as_mat(p));
@@ -371,7 +394,7 @@ void SPD::gradient_sized(CVecRef p, CVecRef v, const PointSet& Y, const Mat& x, 
   const MK B = r.inv_half * es.eigenvectors();  // p^{-1/2} U
   const VK lam = es.eigenvalues();
   const double lam_max = lam.cwiseAbs().maxCoeff();
-  MK gap(k, k), y(k, k), Z(k, k), Sp(k, k), Sv(k, k);
+  MK gap(k, k), y(k, k), yB(k, k), Z(k, k), Sp(k, k), Sv(k, k);
   VK D(k), l(k);
   for (int b = 0; b < k; ++b)
     for (int a = 0; a < k; ++a) gap(a, b) = 0.5 * std::abs(lam(a) - lam(b));
@@ -384,7 +407,12 @@ void SPD::gradient_sized(CVecRef p, CVecRef v, const PointSet& Y, const Mat& x, 
       throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on spd");
     for (int b = 0; b < k; ++b)
       for (int a = 0; a < k; ++a) y(a, b) = Y(a + k * b, i);
-    Z.noalias() = B.transpose() * y * B;
+    if constexpr (K == Eigen::Dynamic) {  // two products, no hidden temporary
+      yB.noalias() = y * B;
+      Z.noalias() = B.transpose() * yB;
+    } else {
+      Z.noalias() = B.transpose() * y * B;
+    }
     D = (-0.5 * xi * lam).array().exp();
     for (int b = 0; b < k; ++b)
       for (int a = 0; a <= b; ++a) A(a, b) = A(b, a) = D(a) * (0.5 * (Z(a, b) + Z(b, a))) * D(b);
@@ -496,13 +524,23 @@ double SPD::weighted_log_sum(CVecRef p, const PointSet& X, CVecRef w, VecRef sum
 double SPD::whitened_log_sum(const Roots& r, const PointSet& X, const double* w, Mat& acc) const {
   acc = Mat::Zero(k_, k_);
   double cost = 0.0;
+  Vec l_dyn(k_ > 3 ? k_ : 0);
+  Mat UL_dyn(k_ > 3 ? k_ : 0, k_ > 3 ? k_ : 0);
   each_whitened(r.inv_half, X, [&](Eigen::Index i) { return w && w[i] == 0.0; },
                 [&](Eigen::Index i, const auto& lam, const auto& U) {
                   if (w && !(lam(0) > 0.0)) throw domain_error("a point is not positive definite");
                   const double wi = w ? w[i] : 1.0;
-                  const auto l = lam.array().log().matrix().eval();
-                  acc.noalias() += U * (wi * l).asDiagonal() * U.transpose();
-                  cost += wi * l.squaredNorm();
+                  if constexpr (std::decay_t<decltype(U)>::RowsAtCompileTime == Eigen::Dynamic) {
+                    // k >= 4: into buffers sized once, no temporary per point
+                    l_dyn = lam.array().log();
+                    UL_dyn.noalias() = U * (wi * l_dyn).asDiagonal();
+                    acc.noalias() += UL_dyn * U.transpose();
+                    cost += wi * l_dyn.squaredNorm();
+                  } else {
+                    const auto l = lam.array().log().matrix().eval();
+                    acc.noalias() += U * (wi * l).asDiagonal() * U.transpose();
+                    cost += wi * l.squaredNorm();
+                  }
                 });
   return cost;
 }

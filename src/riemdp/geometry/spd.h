@@ -128,25 +128,47 @@ class SPD : public Manifold {
   Eigen::Map<const Mat> as_mat(CVecRef x) const;
   void store(const Mat& A, VecRef out) const;
 
+  // The eigendecomposition of a symmetric k x k matrix A (k >= 4) without
+  // allocation (Eigen's dynamic solver allocates on every call): cyclic
+  // Jacobi rotations in place (A is overwritten), eigenvalues ascending into
+  // lam and the eigenvectors, in that order, into U; lam(0) is NaN when A
+  // is not finite.
+  static void sym_eigen_sorted(Mat& A, Mat& U, Vec& lam);
+
   // Calls f(i, lambda, U) with the eigendecomposition of the whitened point
   // sym(inv_half x_i inv_half) for every i with !skip(i), in matrices of
   // compile-time size K (2, 3: no allocation per point) or dynamic.
   template <int K, class Skip, class F>
   void each_whitened_k(const Mat& inv_half, const PointSet& X, Skip skip, F f) const {
     using MatK = Eigen::Matrix<double, K, K>;
-    MatK ih, Q, W, Ws;
+    MatK ih, Q, T, W, Ws;
     ih.resize(k_, k_);
     Q.resize(k_, k_);
+    T.resize(k_, k_);
+    W.resize(k_, k_);
+    Ws.resize(k_, k_);
     ih = inv_half;
-    Eigen::SelfAdjointEigenSolver<MatK> es(k_);
+    Eigen::SelfAdjointEigenSolver<MatK> es(K == Eigen::Dynamic ? 0 : k_);
+    Mat U_dyn(K == Eigen::Dynamic ? k_ : 0, K == Eigen::Dynamic ? k_ : 0);
+    Vec lam_dyn(K == Eigen::Dynamic ? k_ : 0);
     const Eigen::Index kk = static_cast<Eigen::Index>(k_) * k_;
     for (Eigen::Index i = 0; i < X.cols(); ++i) {
       if (skip(i)) continue;
       for (Eigen::Index a = 0; a < kk; ++a) Q.data()[a] = X(a, i);
-      W.noalias() = ih * Q * ih;
+      if constexpr (K == Eigen::Dynamic) {  // two products, no hidden temporary
+        T.noalias() = ih * Q;
+        W.noalias() = T * ih;
+      } else {
+        W.noalias() = ih * Q * ih;
+      }
       Ws = 0.5 * (W + W.transpose());
-      num::sym_eigen(es, Ws);
-      f(i, es.eigenvalues(), es.eigenvectors());
+      if constexpr (K == Eigen::Dynamic) {
+        sym_eigen_sorted(Ws, U_dyn, lam_dyn);
+        f(i, lam_dyn, U_dyn);
+      } else {
+        num::sym_eigen(es, Ws);
+        f(i, es.eigenvalues(), es.eigenvectors());
+      }
     }
   }
   template <class Skip, class F>
@@ -158,16 +180,29 @@ class SPD : public Manifold {
   template <int K>
   void log_many_fixed(const Roots& r, const PointSet& X, Eigen::Ref<Mat> logs, VecRef norms) const {
     using MatK = Eigen::Matrix<double, K, K>;
-    MatK h, L, A;
+    using VecK = Eigen::Matrix<double, K, 1>;
+    MatK h, L, A, T;
+    VecK l;
     h.resize(k_, k_);
+    L.resize(k_, k_);
+    A.resize(k_, k_);
+    T.resize(k_, k_);
+    l.resize(k_);
     h = r.half;
     each_whitened_k<K>(r.inv_half, X, [](Eigen::Index) { return false; },
                        [&](Eigen::Index i, const auto& lam, const auto& U) {
                          if (!(lam(0) > 0.0)) throw domain_error("a point is not positive definite");
-                         const auto l = lam.array().log().matrix().eval();
+                         l = lam.array().log();
                          norms[i] = l.norm();
-                         L.noalias() = U * l.asDiagonal() * U.transpose();
-                         A.noalias() = h * L * h;
+                         if constexpr (K == Eigen::Dynamic) {  // two products each, no hidden temporary
+                           T.noalias() = U * l.asDiagonal();
+                           L.noalias() = T * U.transpose();
+                           T.noalias() = h * L;
+                           A.noalias() = T * h;
+                         } else {
+                           L.noalias() = U * l.asDiagonal() * U.transpose();
+                           A.noalias() = h * L * h;
+                         }
                          for (Eigen::Index a = 0; a < k_; ++a)
                            for (Eigen::Index b = 0; b < k_; ++b) logs(a + b * k_, i) = 0.5 * (A(a, b) + A(b, a));
                        });
