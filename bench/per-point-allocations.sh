@@ -33,6 +33,10 @@ for (k in 3:4) {
   per_point(sprintf("frechet_mean spd(%d)", k), function(n) frechet_mean(P, sub(X, n)))
   per_point(sprintf("weighted frechet_mean spd(%d)", k), function(n) frechet_mean(P, sub(X, n), weights = rep(1, n)))
   per_point(sprintf("frechet_median spd(%d)", k), function(n) frechet_median(P, sub(X, n)))
+  x <- runif(3000); z <- runif(3000)
+  per_point(sprintf("geodesic_regression spd(%d)", k), function(n) geodesic_regression(P, x[seq_len(n)], sub(X, n)))
+  per_point(sprintf("geodesic_regression spd(%d), 2 cov.", k),
+            function(n) geodesic_regression(P, cbind(x, z)[seq_len(n), ], sub(X, n)))
 }
 if (requireNamespace("shapes", quietly = TRUE)) {
   rats <- NULL; utils::data("rats", package = "shapes", envir = environment())

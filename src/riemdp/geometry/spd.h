@@ -224,12 +224,23 @@ class SPD : public Manifold {
     const int k = k_;
     const Roots r = roots(p);
     const MK half = r.half, inv_half = r.inv_half;
-    Eigen::SelfAdjointEigenSolver<MK> es_w(k), es_r(k);
-    MK w(k, k), y(k, k), A(k, k), Fp(k, k), Fw(k, k);
-    const auto sym = [](const MK& X) -> MK { return 0.5 * (X + X.transpose()); };
-    const auto put = [k](const MK& X, Mat& out, Eigen::Index i) {
+    // Every buffer sized once: no allocation per point for any k (products
+    // of three matrices split in two; for k >= 4 the allocation-free
+    // sym_eigen_sorted() instead of Eigen's dynamic solver)
+    constexpr bool dyn = K == Eigen::Dynamic;
+    Eigen::SelfAdjointEigenSolver<MK> es_w(dyn ? 0 : k), es_r(dyn ? 0 : k);
+    MK w(k, k), y(k, k), A(k, k), S(k, k), T(k, k), Fp(k, k), Fw(k, k), HU(k, k), B(k, k), E(k, k), G(k, k);
+    MK Uw(dyn ? k : 0, dyn ? k : 0), Ur(dyn ? k : 0, dyn ? k : 0);
+    VK lam_dyn(dyn ? k : 0), mu_dyn(dyn ? k : 0), half_exp(k), logmu(k);
+    const auto sym_into = [](const MK& X, MK& out) { out = 0.5 * (X + X.transpose()); };
+    const auto put_sym = [k](const MK& X, Mat& out, Eigen::Index i) {
       for (int b = 0; b < k; ++b)
-        for (int a = 0; a < k; ++a) out(a + k * b, i) = X(a, b);
+        for (int a = 0; a < k; ++a) out(a + k * b, i) = 0.5 * (X(a, b) + X(b, a));
+    };
+    // HX X HX^T into S (through T)
+    const auto congruence = [&](const MK& HX, const MK& X) {
+      T.noalias() = HX * X;
+      S.noalias() = T * HX.transpose();
     };
     for (Eigen::Index i = 0; i < Y.cols(); ++i) {
       for (int b = 0; b < k; ++b)
@@ -237,20 +248,30 @@ class SPD : public Manifold {
           w(a, b) = W(a + k * b, i);
           y(a, b) = Y(a + k * b, i);
         }
-      A.noalias() = inv_half * w * inv_half;
-      num::sym_eigen(es_w, sym(A));
-      const VK& lam = es_w.eigenvalues();
+      T.noalias() = inv_half * w;
+      A.noalias() = T * inv_half;
+      sym_into(A, S);
+      if constexpr (dyn) sym_eigen_sorted(S, Uw, lam_dyn);
+      else num::sym_eigen(es_w, S);
+      const VK& lam = dyn ? lam_dyn : es_w.eigenvalues();
+      const MK& Uw_ = dyn ? Uw : es_w.eigenvectors();
       if (!(lam.cwiseAbs().maxCoeff() <= 708.0))
         throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on spd");
-      const MK HU = half * es_w.eigenvectors();     // p^{1/2} U
-      const MK B = inv_half * es_w.eigenvectors();  // p^{-1/2} U
-      const VK half_exp = (-0.5 * lam).array().exp();
-      A.noalias() = B.transpose() * y * B;
-      num::sym_eigen(es_r, sym(half_exp.asDiagonal() * A * half_exp.asDiagonal()));
-      const VK& mu = es_r.eigenvalues();
+      HU.noalias() = half * Uw_;     // p^{1/2} U
+      B.noalias() = inv_half * Uw_;  // p^{-1/2} U
+      half_exp = (-0.5 * lam).array().exp();
+      T.noalias() = B.transpose() * y;
+      A.noalias() = T * B;
+      A = half_exp.asDiagonal() * A * half_exp.asDiagonal();  // diagonal scalings: no temporary
+      sym_into(A, S);
+      if constexpr (dyn) sym_eigen_sorted(S, Ur, mu_dyn);
+      else num::sym_eigen(es_r, S);
+      const VK& mu = dyn ? mu_dyn : es_r.eigenvalues();
+      const MK& Ur_ = dyn ? Ur : es_r.eigenvectors();
       if (!(mu(0) > 0.0)) throw domain_error("a point is not positive definite");
-      const VK logmu = mu.array().log();
-      const MK E = es_r.eigenvectors() * logmu.asDiagonal() * es_r.eigenvectors().transpose();
+      logmu = mu.array().log();
+      T.noalias() = Ur_ * logmu.asDiagonal();
+      E.noalias() = T * Ur_.transpose();
       dist[i] = logmu.norm();
       // adj_eigenbasis() on K x K matrices, one scaling per pair (1 on the
       // diagonal, where the curvature term vanishes)
@@ -265,12 +286,20 @@ class SPD : public Manifold {
           Fw(b, a) = s.shooting * E(b, a);
         }
       }
-      put(sym(HU * Fp * HU.transpose()), adj_p, i);
-      put(sym(HU * Fw * HU.transpose()), adj_w, i);
+      congruence(HU, Fp);
+      put_sym(S, adj_p, i);
+      congruence(HU, Fw);
+      put_sym(S, adj_w, i);
       if (yhat || eps) {
-        const MK G = HU * half_exp.cwiseInverse().asDiagonal();  // yhat = G G^T
-        if (yhat) put(sym(G * G.transpose()), *yhat, i);
-        if (eps) put(sym(G * E * G.transpose()), *eps, i);
+        G.noalias() = HU * half_exp.cwiseInverse().asDiagonal();  // yhat = G G^T
+        if (yhat) {
+          S.noalias() = G * G.transpose();
+          put_sym(S, *yhat, i);
+        }
+        if (eps) {
+          congruence(G, E);
+          put_sym(S, *eps, i);
+        }
       }
     }
   }
