@@ -407,7 +407,9 @@ void SPD::gradient_sized(CVecRef p, CVecRef v, const PointSet& Y, const Mat& x, 
       throw domain_error("a fitted point Exp_p(x_i v) cannot be represented in double precision on spd");
     for (int b = 0; b < k; ++b)
       for (int a = 0; a < k; ++a) y(a, b) = Y(a + k * b, i);
-    if constexpr (K == Eigen::Dynamic) {  // two products, no hidden temporary
+    // k >= 4: two products, no hidden temporary; k = 2, 3 keep the fused
+    // product (no allocation there), so their releases stay draw for draw
+    if constexpr (K == Eigen::Dynamic) {
       yB.noalias() = y * B;
       Z.noalias() = B.transpose() * yB;
     } else {

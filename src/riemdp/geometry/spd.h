@@ -155,12 +155,8 @@ class SPD : public Manifold {
     for (Eigen::Index i = 0; i < X.cols(); ++i) {
       if (skip(i)) continue;
       for (Eigen::Index a = 0; a < kk; ++a) Q.data()[a] = X(a, i);
-      if constexpr (K == Eigen::Dynamic) {  // two products, no hidden temporary
-        T.noalias() = ih * Q;
-        W.noalias() = T * ih;
-      } else {
-        W.noalias() = ih * Q * ih;
-      }
+      T.noalias() = ih * Q;  // two products: no hidden temporary
+      W.noalias() = T * ih;
       Ws = 0.5 * (W + W.transpose());
       if constexpr (K == Eigen::Dynamic) {
         sym_eigen_sorted(Ws, U_dyn, lam_dyn);
@@ -194,15 +190,10 @@ class SPD : public Manifold {
                          if (!(lam(0) > 0.0)) throw domain_error("a point is not positive definite");
                          l = lam.array().log();
                          norms[i] = l.norm();
-                         if constexpr (K == Eigen::Dynamic) {  // two products each, no hidden temporary
-                           T.noalias() = U * l.asDiagonal();
-                           L.noalias() = T * U.transpose();
-                           T.noalias() = h * L;
-                           A.noalias() = T * h;
-                         } else {
-                           L.noalias() = U * l.asDiagonal() * U.transpose();
-                           A.noalias() = h * L * h;
-                         }
+                         T.noalias() = U * l.asDiagonal();  // two products each: no hidden temporary
+                         L.noalias() = T * U.transpose();
+                         T.noalias() = h * L;
+                         A.noalias() = T * h;
                          for (Eigen::Index a = 0; a < k_; ++a)
                            for (Eigen::Index b = 0; b < k_; ++b) logs(a + b * k_, i) = 0.5 * (A(a, b) + A(b, a));
                        });
