@@ -7,8 +7,9 @@
 #                  geodesic regression on real data (Tonga quakes, rat skulls)
 #                  -> demo-output/*.png; RIEMDP_DEMO_FAST=1 for a short run
 #   make check     the include guard (tools/check-includes.R), R CMD build + R CMD
-#                  check (TESTTHAT_PARALLEL=true runs the test files on two processes,
-#                  the slowest first); fails on ERROR/WARNING or failing tests; always ends with
+#                  check, the test files on $(JOBS) processes (TESTTHAT_PARALLEL; the
+#                  slowest first, DESCRIPTION's Config/testthat/start-first); fails
+#                  on ERROR/WARNING or failing tests; always ends with
 #                  `tests: N passed, M failed`
 #   make site      reference site with pkgdown -> docs/index.html, offline (installs
 #                  pkgdown if missing; open docs/index.html in a browser). Scripts,
@@ -82,6 +83,7 @@ check: deps
 	  MAKEFLAGS=-j$(JOBS) $(R) CMD build $(BUILD_ARGS) "$(CURDIR)" && \
 	  echo "==> R CMD check $(CHECK_ARGS)" && \
 	  MAKEFLAGS=-j$(JOBS) _R_CHECK_FORCE_SUGGESTS_=false NOT_CRAN=true \
+	    TESTTHAT_PARALLEL=true TESTTHAT_CPUS=$(JOBS) \
 	    $(R) CMD check $(CHECK_ARGS) $(PKG)_*.tar.gz \
 	  || echo "==> R CMD build/check exited non-zero"
 	@bash tools/check-summary.sh $(CHECKDIR)/$(PKG).Rcheck

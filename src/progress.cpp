@@ -12,11 +12,15 @@
 // its own line) and Rcpp then reports the interrupt to R. A redraw is not
 // guarded that way: cli evaluates the bar's format in its caller's frame,
 // which under tryCatch would be tryCatch's own frame, where the exiting
-// handler's jump would land inside cli and the interrupt be lost. An
-// interrupt that R sees while cli draws (rare: the draws are short) still
-// strands the bar's last line.
+// handler's jump would land inside cli and the interrupt be lost. Instead a
+// draw runs with R's interrupts suspended: a Ctrl-C that comes while cli
+// draws stays pending until the core's next poll (at most ~10 ms later), which
+// catches it silently as above. Without that, R's evaluator took it inside
+// cli (onintr: a new line, then the jump), before the bar was erased; under
+// CPU load the draws take longer and this happened in ~1 run in 6.
 #include "progress.h"
 
+#include <R_ext/GraphicsEngine.h>  // R_interrupts_suspended (BEGIN_SUSPEND_INTERRUPTS)
 #include <cli/progress.h>
 
 namespace glue {
@@ -32,6 +36,20 @@ struct SetArgs {
 };
 
 void done_fn(void* bar) { cli_progress_done(static_cast<SEXP>(bar)); }
+
+// Holds R's interrupts for a draw (RAII: restored on every path). Unlike
+// END_SUSPEND_INTERRUPTS it does not call onintr() at the end: an interrupt
+// that came meanwhile stays pending for the core's silent poll (glue.h).
+class InterruptsHeld {
+ public:
+  InterruptsHeld() : old_(R_interrupts_suspended) { R_interrupts_suspended = TRUE; }
+  ~InterruptsHeld() { R_interrupts_suspended = old_; }
+  InterruptsHeld(const InterruptsHeld&) = delete;
+  InterruptsHeld& operator=(const InterruptsHeld&) = delete;
+
+ private:
+  Rboolean old_;
+};
 
 }  // namespace
 
@@ -62,6 +80,7 @@ ProgressBar::ProgressBar(bool verbose, double total, const char* name) {
 void ProgressBar::show(void* self, double done) {
   SetArgs a{static_cast<ProgressBar*>(self)->bar_, done};
   if (a.bar == R_NilValue) return;
+  InterruptsHeld held;
   Rcpp::unwindProtect(
       [](void* d) -> SEXP {
         const SetArgs* a = static_cast<const SetArgs*>(d);

@@ -125,18 +125,17 @@ test_that("an error raised while the bar redraws unwinds the computation and ter
   expect_true("identical: TRUE " %in% out)
 })
 
-test_that("after Ctrl-C in a terminal the bar is removed and R is back at the prompt", {
+# An interactive R in a pseudo-terminal (tests/testthat/pty-ctrl-c.py) runs
+# `setup`, then a long chain with a bar, gets Ctrl-C once the bar is drawn,
+# then cat("AFTER\n"); returns the script's summary line (skips where there
+# is no python3 or no pseudo-terminal).
+ctrl_c_in_terminal <- function(setup = "") {
   skip_on_cran()
   skip_on_os("windows")
   python <- Sys.which("python3")
   skip_if(!nzchar(python), "python3 (for a pseudo-terminal) is not available")
-  # An interactive R in a pseudo-terminal (tests/testthat/pty-ctrl-c.py) runs
-  # a long chain with a bar, gets Ctrl-C once the bar is drawn, then
-  # cat("AFTER\n"). Before the fix R started a new line for the interrupt
-  # before the bar was erased, and the erasure cleared that new line: the
-  # bar's line stayed on screen above the prompt.
   code <- paste("suppressPackageStartupMessages(library(riemdp));",
-                "options(cli.progress_show_after = 0);",
+                "options(cli.progress_show_after = 0);", setup,
                 "x <- riem_rlaplace(manifold_sphere(2), 1, c(0, 0, 1), 0.3, method = 'mh',",
                 "control = mcmc_control(burn_in = 0, thin = 2e9, verbose = TRUE))")
   lib <- dirname(system.file(package = "riemdp"))
@@ -145,9 +144,33 @@ test_that("after Ctrl-C in a terminal the bar is removed and R is back at the pr
                                   stdout = TRUE, stderr = TRUE))
   summary <- grep("^summary: ", out, value = TRUE)
   skip_if(identical(summary, "summary: unsupported"), "no pseudo-terminals here")
-  info <- paste(out, collapse = "\n")
+  structure(summary, info = paste(out, collapse = "\n"))
+}
+expect_bar_removed <- function(summary) {
+  info <- attr(summary, "info")
   expect_length(summary, 1L)
   expect_match(summary, "bar_seen=True", fixed = TRUE, info = info)  # the bar was up
   expect_match(summary, "prompt=True after=True", fixed = TRUE, info = info)  # Ctrl-C stopped the chain
   expect_match(summary, "left_on_screen=0", fixed = TRUE, info = info)  # and nothing of the bar stayed
+}
+
+test_that("after Ctrl-C in a terminal the bar is removed and R is back at the prompt", {
+  # Before the fix R started a new line for the interrupt before the bar was
+  # erased, and the erasure cleared that new line: the bar's line stayed on
+  # screen above the prompt.
+  expect_bar_removed(ctrl_c_in_terminal())
+})
+
+test_that("a Ctrl-C that comes while the bar is drawn also leaves nothing on screen", {
+  # Each draw made slow (0.3 s in cli's drawing function), so that the
+  # Ctrl-C lands in one: R's evaluator used to take the interrupt there (a
+  # new line at once, before the bar was erased: 8 of 8 runs left the bar
+  # on screen, and about 1 in 6 without the slowing on a loaded machine).
+  # The draws now hold R's interrupts and the core's poll takes it.
+  skip_if_not(exists("progress_c_update", envir = asNamespace("cli"), inherits = FALSE),
+              "cli's drawing function has another name in this version of cli")
+  slow <- paste("local({f <- cli:::progress_c_update; assignInNamespace('progress_c_update',",
+                "function(pb, auto_done = TRUE) {t0 <- proc.time()[[3]];",
+                "while (proc.time()[[3]] - t0 < 0.3) NULL; f(pb, auto_done)}, 'cli')});")
+  expect_bar_removed(ctrl_c_in_terminal(slow))
 })

@@ -86,3 +86,24 @@ test_that("the fused SPD pass keeps the default pass's errors", {
   Y <- array(diag(2), c(2, 2, 3))
   expect_error(spd_grad_sums(M, Y, c(0.1, 0.5, 1), p, v, Inf, TRUE), "cannot be represented")
 })
+
+test_that("the SPD(3) pass gives the same bits on every instruction set (Jacobi rotations on 2- or 4-lane vectors)", {
+  isa <- riemdp:::num_lanes_isa()
+  on.exit(riemdp:::num_lanes_isa(-1L))
+  set.seed(3204)
+  M <- manifold_spd(3)
+  p <- rand_spd(3, 3)
+  v <- riem_log(M, p, rand_spd(3, 4))
+  for (scale in c(0.01, 1, 6)) {  # sinh(s)/s from its series (s < 1/4) and from the ratios
+    x <- stats::runif(37, -1, 1)
+    Y <- spd_case(3, 37, p, scale * v, x, 0.1)
+    sums <- lapply(0:isa$best, function(k) {
+      riemdp:::num_lanes_isa(k)
+      spd_grad_sums(M, Y, x, p, scale * v, 0.05, TRUE)
+    })
+    riemdp:::num_lanes_isa(-1L)
+    for (s in sums) expect_identical(s, sums[[1]])
+    # a long v: both passes lose about eps |x lam| (as the "long v" case above)
+    expect_lt(spd_rel(sums[[1]], spd_grad_sums(M, Y, x, p, scale * v, 0.05, FALSE)), if (scale > 1) 1e-10 else 1e-12)
+  }
+})

@@ -212,7 +212,7 @@ class SPD : public Manifold {
                        Mat* yhat, Mat* eps) const {
     using MK = Eigen::Matrix<double, K, K>;
     using VK = Eigen::Matrix<double, K, 1>;
-    const int k = k_;
+    const int k = K == Eigen::Dynamic ? k_ : K;  // a constant for fixed K: loops unrolled
     const Roots r = roots(p);
     const MK half = r.half, inv_half = r.inv_half;
     // Every buffer sized once: no allocation per point for any k (products
