@@ -476,11 +476,19 @@ with_preserved_seed <- function(seed, expr) {
 
 #' Does a confidence set contain a point?
 #'
-#' @param set A set from [confint()][confint.riemdp_frechet_release].
-#' @param x One point or several, in the layout of the manifold (a vector,
-#'   or one row per point; SPD and Kendall as for [riem_dist()]).
-#' @return A logical vector, one value per point: whether its geodesic
-#'   distance to the set's centre is at most the set's radius.
+#' @param set A set from [confint()][confint.riemdp_frechet_release] of a
+#'   Fréchet mean release, or from
+#'   [confint()][confint.riemdp_regression_release] of a geodesic
+#'   regression release.
+#' @param x For a Fréchet mean's ball: one point or several, in the layout
+#'   of the manifold (a vector, or one row per point; SPD and Kendall as for
+#'   [riem_dist()]). For a geodesic's set: one geodesic,
+#'   `list(footpoint = , shooting = )` as [coef()] of a fit gives it (the
+#'   point at \eqn{x = 0}{x = 0} and the velocity per unit of the
+#'   covariate), or such a fit.
+#' @return A logical vector: for a ball, one value per point, whether its
+#'   geodesic distance to the set's centre is at most the set's radius; for
+#'   a geodesic's set, whether the geodesic lies in the ellipsoid.
 #' @examples
 #' S2 <- manifold_sphere(2)
 #' set.seed(2)
@@ -492,6 +500,7 @@ with_preserved_seed <- function(seed, expr) {
 dp_contains <- function(set, x) {
   call <- sys.call()
   if (!inherits(set, "riemdp_confset")) abort("`set` must be a confidence set from confint() of a riemdp release", call)
+  if (inherits(set, "riemdp_geodesic_confset")) return(geodesic_contains(set, x, call))
   P <- as_set(set$manifold, x, "x", call)
   C <- as_set(set$manifold, set$center, "center", call)
   as.vector(geom_dist(set$manifold, C, P) <= set$radius)

@@ -328,14 +328,9 @@ dp_geodesic_regression <- function(M, x, Y, epsilon, tau, tau_m, x_range, center
     # The chain's preshape carries a rotation picked up along its path (the
     # holonomy of horizontal steps): report (p, v) rotated into optimal
     # alignment with the public centre, as dp_frechet_mean() does.
-    k <- M$k
-    z <- complex(real = p_range[seq_len(k)], imaginary = p_range[k + seq_len(k)])
-    c0 <- complex(real = C$x[seq_len(k)], imaginary = C$x[k + seq_len(k)])
-    rot <- exp(-1i * Arg(sum(Conj(c0) * z)))
-    z <- z * rot
-    w <- complex(real = v_range[seq_len(k)], imaginary = v_range[k + seq_len(k)]) * rot
-    p_range <- c(Re(z), Im(z))
-    v_range <- matrix(c(Re(w), Im(w)), ncol = 1L)
+    a <- kendall_align(M, C$x, p_range, v_range)
+    p_range <- a$p
+    v_range <- matrix(a$v, ncol = 1L)
   }
   # Post-processing: the same geodesic at x = 0, per unit of x.
   w <- x_range[2] - x_range[1]

@@ -130,11 +130,38 @@ summary.riemdp_regression_release <- function(object, moments = NULL, B = 400L, 
 }
 
 geodesic_no_effect_test <- function(object, moments, B, seed, call) {
-  if (!is.null(object$bounds_stages))
-    abort("tests are not available yet for a release that found its bounds privately: the bootstrap would need the law of the private bounds too; release with public bounds", call)
-  if (!identical(object$scheme, "joint"))
-    abort("`object` was released with scheme = \"paper\", which is not differentially private: its test would have no meaning", call)
   check_boot_args(B, seed, call)
+  model <- geodesic_boot_model(object, moments, call)
+  M <- object$manifold
+  fp <- model$footpoint
+  sv <- model$shooting
+  stat <- sqrt(max(0, geom_inner(M, acc_set(fp), acc_set(sv), acc_set(sv))))
+  # the null model's point: the released geodesic at the covariate's mean
+  p0 <- as.double(acc_exp(M, fp, matrix(sv * model$mu, ncol = 1L)))
+  Bas <- geom_tangent_basis(M, acc_set(p0))
+  null_v <- with_preserved_seed(seed, vapply(seq_len(B), function(b) {
+    rel <- geodesic_boot_release(object, model, p0, NULL, Bas, call)
+    Pb <- as_points(M, rel$footpoint_range, "footpoint", call)
+    Vb <- as_tangents(M, Pb, rel$shooting_range, "shooting", call)
+    sqrt(max(0, geom_inner(M, Pb, Vb, Vb)))
+  }, numeric(1)))
+  list(statistic = stat, p.value = (1 + sum(null_v >= stat)) / (B + 1), B = B, source = model$source,
+       null_quantiles = stats::quantile(null_v, c(0.5, 0.9, 0.95), names = TRUE, type = 6), rms = model$rms)
+}
+
+# The data model of the parametric bootstrap of a geodesic release
+# (Ferrando, Wang & Sheldon 2022): the covariate's mean mu and sd s on the
+# mapped scale [0, 1] (a Beta law, linear_marginal()), and the residuals
+# isotropic Gaussian in the tangent space with root mean square rms; from a
+# dp_regression_moments() release of the same data or a public statement.
+# Also the release's (p, v) at x_range[1] over the mapped covariate.
+geodesic_boot_model <- function(object, moments, call) {
+  if (!is.null(object$bounds_stages))
+    abort("inference is not available yet for a release that found its bounds privately: the bootstrap would need the law of the private bounds too; release with public bounds", call)
+  if (!identical(object$scheme, "joint"))
+    abort("`object` was released with scheme = \"paper\", which is not differentially private: its inference would have no meaning", call)
+  if (is.null(moments))
+    abort("`moments` is required: a dp_regression_moments() release on the same data (its budget is charged by dp_budget()), or a public list(noise = , x_mean = , x_sd = ) with `noise` the root mean square distance of the points from the geodesic", call)
   M <- object$manifold
   xr <- object$x_range
   if (inherits(moments, "riemdp_geodesic_moments_release")) {
@@ -161,35 +188,40 @@ geodesic_no_effect_test <- function(object, moments, B, seed, call) {
   }
   rms_max <- geodesic_scatter_max(M)
   if (model$rms > rms_max)
-    abort(sprintf("the null model's scatter, root mean square %s, exceeds %s, the largest riemdp simulates on %s: %s",
+    abort(sprintf("the bootstrap model's scatter, root mean square %s, exceeds %s, the largest riemdp simulates on %s: %s",
                   format(model$rms, digits = 4), format(rms_max, digits = 4), manifold_label(M),
                   if (model$source == "public") "state a smaller `moments$noise`"
                   else "release the moments with a smaller `residual_bound` (the clip of the distances)"), call)
   P <- as_points(M, object$footpoint_range, "footpoint", call)
-  fp <- as.double(P$x)
-  sv <- as.double(as_tangents(M, P, object$shooting_range, "shooting", call)$x)
-  stat <- sqrt(max(0, geom_inner(M, acc_set(fp), acc_set(sv), acc_set(sv))))
-  # the null model's point: the released geodesic at the covariate's mean
-  p0 <- acc_exp(M, fp, matrix(sv * model$mu, ncol = 1L))
-  Bas <- geom_tangent_basis(M, acc_set(p0))
-  d <- ncol(Bas)
-  marginal <- linear_marginal(model$mu, model$s, FALSE)
+  model$footpoint <- as.double(P$x)
+  model$shooting <- as.double(as_tangents(M, P, object$shooting_range, "shooting", call)$x)
+  model$marginal <- linear_marginal(model$mu, model$s, FALSE)
+  model
+}
+
+# One release on synthetic data of the release's size from the bootstrap
+# model: covariates from the model's law, points on the geodesic
+# x -> Exp_p(u v) (v NULL: all at p) moved by isotropic Gaussian tangent
+# vectors (drawn in the basis Bas of T_p M, transported to each point),
+# released with the release's public parameters.
+geodesic_boot_release <- function(object, model, p, v, Bas, call) {
+  M <- object$manifold
   n <- object$n
+  xr <- object$x_range
+  d <- ncol(Bas)
+  u <- model$marginal(stats::rnorm(n))
+  Z <- Bas %*% (matrix(stats::rnorm(d * n), d) * (model$rms / sqrt(d)))
+  if (is.null(v)) {
+    Y <- acc_layout(M, acc_exp(M, p, Z))
+  } else {
+    G <- acc_exp(M, p, matrix(v, ncol = 1L) %*% t(u))
+    Y <- acc_layout(M, acc_exp(M, G, acc_transport(M, p, G, Z)))
+  }
+  x <- pmin(pmax(xr[1] + u * (xr[2] - xr[1]), xr[1]), xr[2])
   pub <- list(epsilon = object$epsilon, tau = object$tau, tau_m = object$tau_m, x_range = xr, center = object$center,
               radius = object$radius, bound = object$bound %||% "poster")
-  null_v <- with_preserved_seed(seed, vapply(seq_len(B), function(b) {
-    u <- marginal(stats::rnorm(n))
-    Z <- matrix(stats::rnorm(d * n), d) * (model$rms / sqrt(d))
-    Y <- acc_layout(M, acc_exp(M, p0, Bas %*% Z))
-    x <- pmin(pmax(xr[1] + u * (xr[2] - xr[1]), xr[1]), xr[2])
-    rel <- tryCatch(do.call(dp_geodesic_regression, c(list(M, x, Y), pub)),
-                    riemdp_error = function(e) abort(sprintf("a bootstrap release failed: %s", conditionMessage(e)), call))
-    Pb <- as_points(M, rel$footpoint_range, "footpoint", call)
-    Vb <- as_tangents(M, Pb, rel$shooting_range, "shooting", call)
-    sqrt(max(0, geom_inner(M, Pb, Vb, Vb)))
-  }, numeric(1)))
-  list(statistic = stat, p.value = (1 + sum(null_v >= stat)) / (B + 1), B = B, source = model$source,
-       null_quantiles = stats::quantile(null_v, c(0.5, 0.9, 0.95), names = TRUE, type = 6), rms = model$rms)
+  tryCatch(do.call(dp_geodesic_regression, c(list(M, x, Y), pub)),
+           riemdp_error = function(e) abort(sprintf("a bootstrap release failed: %s", conditionMessage(e)), call))
 }
 
 # The largest root mean square scatter the null model simulates: the
@@ -204,4 +236,198 @@ check_boot_args <- function(B, seed, call) {
   if (!(is.numeric(seed) && length(seed) == 1L && is.finite(seed) && seed == round(seed) &&
         abs(seed) <= .Machine$integer.max))
     abort(sprintf("`seed` must be a single whole number of at most %d in absolute value", .Machine$integer.max), call)
+}
+
+#' Confidence sets for the geodesic behind a private regression release
+#'
+#' A region of geodesics around a release of [dp_geodesic_regression()] that
+#' covers the population geodesic (the model's footpoint and shooting
+#' vector) with probability about `level`: an ellipsoid in the tangent
+#' space at the release, built by the parametric bootstrap (Ferrando, Wang &
+#' Sheldon 2022). Test a geodesic with [dp_contains()].
+#'
+#' **What the set uses.** The release, its public parameters, the law of
+#' its mechanism and a model of the data: the covariate's mean and standard
+#' deviation and the points' scatter about the geodesic, from `moments`: a
+#' [dp_regression_moments()] release on the same data (`x =`, `Y =`; charged
+#' by [dp_budget()]), or a public statement `list(noise = , x_mean = , x_sd
+#' = )` in the form [dp_accuracy()] takes (`noise` the root mean square
+#' distance of the points from the geodesic; without `x_mean` and `x_sd` the
+#' covariate is uniform on its public range). The set is post-processing: no
+#' budget is spent beyond that of the releases, and the data are not read
+#' again.
+#'
+#' **Construction.** Write the release as \eqn{(\hat p, \hat v)}{(phat,
+#' vhat)}, its footpoint at `x_range[1]` and its shooting vector over the
+#' whole covariate range. `B` synthetic data sets of the release's size are
+#' drawn from the model around the released geodesic (the covariate from the
+#' Beta law with the stated mean and standard deviation on its public range;
+#' each point moved off the geodesic by an isotropic Gaussian tangent vector
+#' of the stated root mean square) and released again with the same public
+#' parameters. Each bootstrap release \eqn{(p^*, v^*)}{(p*, v*)} is read in
+#' an orthonormal basis of the tangent space at \eqn{\hat p}{phat}, in
+#' \eqn{2d}{2 d} coordinates: \eqn{Log_{\hat p}(p^*)}{Log_phat(p*)} and
+#' \eqn{\Gamma_{p^* \to \hat p}(v^*) - \hat v}{Gamma_{p* -> phat}(v*) - vhat}
+#' (parallel transport). With \eqn{m}{m} and \eqn{S}{S} the mean and
+#' covariance of these deviations, a geodesic \eqn{(p, v)}{(p, v)} is in the
+#' set when its own deviation from the release, \eqn{\zeta}{zeta}, satisfies
+#' \eqn{(\zeta - m)^T S^{-1} (\zeta - m) \le r^2}{(zeta - m)' S^-1 (zeta -
+#' m) <= r^2}, \eqn{r^2}{r^2} the \eqn{\lceil level (B + 1) \rceil}{ceiling(level
+#' (B + 1))}-th smallest of the bootstrap deviations' own Mahalanobis
+#' distances: the percentile bootstrap, the region where the bootstrap
+#' releases fall. (The basic bootstrap, which reflects that region through
+#' the release, fails where the noise is large against the public ball: the
+#' releases are confined to it, a release near its edge has its bootstrap
+#' releases pulled back inside, and the reflection moves the set further
+#' out; on Kendall(8) at n = 100, epsilon = 2 it covered none of 20
+#' population geodesics.) The bootstrap runs under a fixed `seed`, and the
+#' session's random numbers are left as they were.
+#'
+#' **Approximations, and where they bite.** The model's residuals are
+#' isotropic and Gaussian: anisotropic or heavy-tailed scatter, a private
+#' root mean square that underestimates the true one, and geodesics far
+#' from the release (where the bootstrap law is not the same) make the set
+#' too small. Its coverage is measured by `bench/coverage-geodesic.R`
+#' (see `vignette("accuracy", package = "riemdp")`).
+#'
+#' @param object A release of [dp_geodesic_regression()] (`scheme =
+#'   "joint"`, public bounds).
+#' @param parm Not used (the set is joint for the footpoint and the
+#'   shooting vector); must be missing.
+#' @param level The confidence level, a number in (0, 1).
+#' @param moments A [dp_regression_moments()] release on the same data, or a
+#'   public `list(noise = , x_mean = , x_sd = )`.
+#' @param B The number of bootstrap releases (at least 100, and more than
+#'   \eqn{4d}{4 d} for a well-estimated covariance).
+#' @param seed The seed of the bootstrap (an integer).
+#' @param ... Not used.
+#' @return An object of class `c("riemdp_geodesic_confset",
+#'   "riemdp_confset")`: `footpoint` and `shooting` (the release, at
+#'   `x_range[1]` over the covariate's range), `basis` (the tangent basis
+#'   at the footpoint), `mean` and `cov` (of the bootstrap deviations),
+#'   `radius2` (\eqn{r^2}{r^2}), `footpoint_extent` and `shooting_extent`
+#'   (how far the set reaches from the release in footpoint distance and in
+#'   shooting vector), `level`, `B`, `seed`, `source` (`"private"` or
+#'   `"public"` moments), `rms`, `x_range`, `n`, `manifold` and `method`.
+#' @references Ferrando, C., Wang, S. and Sheldon, D. (2022). Parametric
+#'   bootstrap for differentially private confidence intervals. *AISTATS*.
+#' @seealso [dp_contains()], [dp_regression_moments()],
+#'   [summary.riemdp_regression_release()] for the test of no effect.
+#' @examples
+#' S2 <- manifold_sphere(2)
+#' north <- c(0, 0, 1)
+#' set.seed(1)
+#' x <- runif(300)
+#' G <- riem_geodesic(S2, north, c(0.3, 0, 0), x)   # moves 0.3 over [0, 1]
+#' Y <- riem_project(S2, G + matrix(rnorm(900, sd = 0.03), 300))
+#' rel <- dp_geodesic_regression(S2, x, Y, epsilon = 2, tau = 0.2, tau_m = 1,
+#'                               x_range = c(0, 1), center = north, radius = 0.5)
+#' mom <- dp_regression_moments(rel, x = x, Y = Y, epsilon = 0.5)
+#' ci <- confint(rel, moments = mom, B = 100)
+#' ci
+#' dp_contains(ci, list(footpoint = north, shooting = c(0.3, 0, 0)))
+#' @name confint.riemdp_regression_release
+#' @export
+confint.riemdp_regression_release <- function(object, parm, level = 0.95, moments = NULL, B = 400L, seed = 1L, ...) {
+  call <- sys.call()
+  call[[1L]] <- as.name("confint")
+  check_no_dots(list(...), call)
+  if (!missing(parm))
+    abort("`parm` is not used: the set is one region for the footpoint and the shooting vector together; test a geodesic with dp_contains()", call)
+  check_level(level, call)
+  check_boot_args(B, seed, call)
+  model <- geodesic_boot_model(object, moments, call)
+  M <- object$manifold
+  fp <- model$footpoint
+  sv <- model$shooting
+  Bas <- geom_tangent_basis(M, acc_set(fp))
+  d <- ncol(Bas)
+  if (B <= 4 * d)
+    abort(sprintf("`B` = %d is too small for the %d coordinates of a geodesic on %s: the covariance of the bootstrap releases needs B > %d", as.integer(B), 2L * d, manifold_label(M), 4L * d), call)
+  D <- with_preserved_seed(seed, t(vapply(seq_len(B), function(b) {
+    rel <- geodesic_boot_release(object, model, fp, sv, Bas, call)
+    geodesic_deviation(M, fp, sv, Bas, as.double(as_points(M, rel$footpoint_range, "footpoint", call)$x),
+                       as.double(rel$shooting_range))
+  }, numeric(2L * d))))
+  m <- colMeans(D)
+  S <- stats::cov(D)
+  Sinv <- tryCatch(solve(S), error = function(e) NULL)
+  if (is.null(Sinv) || !all(is.finite(Sinv)))
+    abort("the bootstrap releases do not vary in every direction (their covariance is singular): the public bounds pin the release down; no ellipsoid can be formed", call)
+  C <- sweep(D, 2L, m)
+  q <- sort(rowSums((C %*% Sinv) * C))
+  r2 <- q[min(B, ceiling(level * (B + 1)))]
+  blk <- list(seq_len(d), d + seq_len(d))
+  extent <- vapply(blk, function(j) sqrt(sum(m[j]^2)) + sqrt(r2 * max(eigen(S[j, j, drop = FALSE], symmetric = TRUE, only.values = TRUE)$values)),
+                   numeric(1))
+  structure(list(footpoint = object$footpoint_range, shooting = object$shooting_range, basis = Bas, mean = m, cov = S,
+                 cov_inverse = Sinv, radius2 = r2, footpoint_extent = extent[1], shooting_extent = extent[2],
+                 level = level, B = as.integer(B), seed = seed, source = model$source, rms = model$rms,
+                 x_range = object$x_range, n = object$n, manifold = M,
+                 method = "the parametric bootstrap's ellipsoid in the tangent space at the release"),
+            class = c("riemdp_geodesic_confset", "riemdp_confset"))
+}
+
+# The deviation of a geodesic (p, v) (at x_range[1], over the mapped
+# covariate) from (fp, sv), in the orthonormal basis Bas of T_fp M:
+# c(Log_fp(p), Gamma_{p -> fp}(v) - sv). On Kendall's space (p, v) is first
+# rotated into optimal alignment with fp.
+geodesic_deviation <- function(M, fp, sv, Bas, p, v) {
+  if (M$type == "kendall") {
+    a <- kendall_align(M, fp, p, v)
+    p <- a$p
+    v <- a$v
+  }
+  xi <- matrix(geom_log(M, acc_set(fp), acc_set(p), FALSE), M$ambient)
+  eta <- acc_transport(M, p, fp, v) - sv
+  Fp <- acc_set(fp)
+  c(geom_inner(M, Fp, acc_set(Bas), acc_set(xi)), geom_inner(M, Fp, acc_set(Bas), acc_set(eta)))
+}
+
+# A preshape p (and a vector v at it) rotated into optimal alignment with
+# the preshape ref (Kendall's space of planar shapes: the first k
+# coordinates are the real parts, the last k the imaginary parts).
+kendall_align <- function(M, ref, p, v) {
+  k <- M$k
+  cz <- function(a) complex(real = a[seq_len(k)], imaginary = a[k + seq_len(k)])
+  z <- cz(p)
+  rot <- exp(-1i * Arg(sum(Conj(cz(ref)) * z)))
+  z <- z * rot
+  w <- cz(v) * rot
+  list(p = c(Re(z), Im(z)), v = c(Re(w), Im(w)))
+}
+
+# dp_contains() for a geodesic's set: x is a geodesic as coef() gives it
+# (list(footpoint = , shooting = ): the point at x = 0 and the velocity per
+# unit of x), or a fit or release whose coef() does.
+geodesic_contains <- function(set, x, call) {
+  if (inherits(x, c("riemdp_geodesic_regression", "riemdp_regression_release"))) x <- stats::coef(x)
+  if (!is.list(x) || !all(c("footpoint", "shooting") %in% names(x)))
+    abort("`x` must be a geodesic: list(footpoint = , shooting = ) as coef() of a geodesic fit gives it (the point at x = 0 and the velocity per unit of the covariate), or such a fit", call)
+  M <- set$manifold
+  P <- as_points(M, x$footpoint, "x$footpoint", call)
+  if (P$n != 1L) abort("`x$footpoint` must be a single point", call)
+  V <- as_tangents(M, P, x$shooting, "x$shooting", call)
+  xr <- set$x_range
+  w <- xr[2] - xr[1]
+  r <- core_call(stat_regression_rebase(M, as.double(P$x), matrix(as.double(V$x) * w, ncol = 1L), xr[1] / w), call)
+  fp <- as.double(as_points(M, set$footpoint, "footpoint", call)$x)
+  sv <- as.double(set$shooting)
+  z <- geodesic_deviation(M, fp, sv, set$basis, as.double(r$footpoint), as.double(r$shooting)) - set$mean
+  sum(z * drop(set$cov_inverse %*% z)) <= set$radius2
+}
+
+#' @export
+print.riemdp_geodesic_confset <- function(x, digits = 4, ...) {
+  cat(sprintf("<riemdp confidence set> %s%% region for the population geodesic on %s (n = %d)\n",
+              format(100 * x$level), manifold_label(x$manifold), x$n))
+  cat(strwrap(sprintf("An ellipsoid in the %d tangent coordinates of the footpoint (at x = %s) and the shooting vector (over the covariate's range [%s, %s]) at the release, from B = %d parametric-bootstrap releases (Ferrando, Wang & Sheldon 2022).",
+                      length(x$mean), format(x$x_range[1], digits = digits), format(x$x_range[1], digits = digits),
+                      format(x$x_range[2], digits = digits), x$B), exdent = 2), sep = "\n")
+  cat(sprintf("It reaches at most %s from the release's footpoint and %s from its shooting vector.\n",
+              format(x$footpoint_extent, digits = digits), format(x$shooting_extent, digits = digits)))
+  cat(strwrap(sprintf("Model: isotropic Gaussian scatter of root mean square %s about the geodesic (%s). Post-processing of the releases: no budget spent beyond theirs. Test a geodesic with dp_contains().",
+                      format(x$rms, digits = digits),
+                      if (x$source == "private") "from dp_regression_moments()" else "a public statement"), exdent = 2), sep = "\n")
+  invisible(x)
 }

@@ -789,7 +789,7 @@ release_no_inference <- function(object, what) {
   est <- if (inherits(object, "riemdp_linear_release")) "coefficients" else "estimate"
   ci <- if (inherits(object, "riemdp_linear_release")) "confint(release, moments = ) gives intervals for the coefficients (see ?confint.riemdp_linear_release)"
         else if (inherits(object, "riemdp_frechet_release")) "confint(release) gives a confidence ball (see ?confint.riemdp_frechet_release)"
-        else if (inherits(object, "riemdp_regression_release")) "confidence sets for a private geodesic are not available yet, but summary(release, moments = ) tests that the covariate has no effect (see ?summary.riemdp_regression_release)"
+        else if (inherits(object, "riemdp_regression_release")) "confint(release, moments = ) gives a confidence region for the geodesic (see ?confint.riemdp_regression_release), and summary(release, moments = ) tests that the covariate has no effect"
         else "riemdp does not compute its intervals yet"
   abort(sprintf("%s is not available for a release: a release holds no data (only its public parameters and the private %s), and its uncertainty is that of the privacy noise and the sampling together, not the data's residual spread, which the guarantee does not cover; %s. %s",
                 what, est, ci, release_predict_hint(object)), sys.call(-1))

@@ -1,7 +1,8 @@
 # summary(moments = ) of dp_geodesic_regression() releases: the test of no
-# effect by the parametric bootstrap under the null, and
-# dp_regression_moments() of a geodesic release. Size and power are measured
-# in bench/geodesic-test-size.R.
+# effect by the parametric bootstrap under the null, confint(moments = ):
+# the bootstrap's tangent ellipsoid, and dp_regression_moments() of a
+# geodesic release. Size and power are measured in
+# bench/geodesic-test-size.R, coverage in bench/geodesic-confint-coverage.R.
 
 geo_data <- function(n, slope, seed, noise = 0.03) {
   S2 <- manifold_sphere(2)
@@ -95,7 +96,7 @@ test_that("moments and tests of a geodesic release refuse what they cannot use, 
   expect_error_mentions(summary(rel, moments = dp_regression_moments(lin, cars, epsilon = 1)), c("`moments`", "linear release"))
   expect_error_mentions(confint(lin, moments = mom), c("`moments`", "geodesic release"))
   expect_error_mentions(summary(rel, moments = mom, B = 5), "`B`")
-  expect_error_mentions(confint(rel), c("not available yet", "summary\\(release, moments = \\)"))
+  expect_error_mentions(confint(rel), c("`moments` is required", "dp_regression_moments"))
   expect_error_mentions(summary(rel, moments = list(sd = 1)), c("`moments`", "unknown"))
   expect_error_mentions(summary(rel, moments = mom, foo = 2), "unknown argument `foo`")
   paper <- dp_geodesic_regression(manifold_sphere(2), d$x, d$Y, epsilon = 2, tau = 0.2, tau_m = 1, x_range = c(0, 1),
@@ -136,4 +137,103 @@ test_that("hostile inputs to the geodesic test get clear errors and no warnings 
   bad <- m
   bad$residual_bound <- -1
   expect_error_mentions(summary(rel, moments = bad, B = 100), "`moments\\$residual_bound`")
+})
+
+test_that("confint() of a geodesic release covers the population geodesic and not one far from it, and leaves the RNG alone", {
+  S2 <- manifold_sphere(2)
+  d <- geo_data(300, 0.3, 3508)
+  rel <- geo_release(d, 5)
+  mom <- dp_regression_moments(rel, x = d$x, Y = d$Y, epsilon = 1)
+  set.seed(77)
+  ci <- confint(rel, moments = mom, B = 100)
+  after <- runif(1)
+  set.seed(77)
+  expect_identical(runif(1), after)  # the bootstrap's seed is its own
+  expect_s3_class(ci, c("riemdp_geodesic_confset", "riemdp_confset"))
+  expect_length(ci$mean, 4L)
+  expect_true(is.finite(ci$radius2) && ci$radius2 > 0)
+  truth <- list(footpoint = c(0, 0, 1), shooting = c(0.3, 0, 0))
+  expect_true(dp_contains(ci, truth))
+  expect_false(dp_contains(ci, list(footpoint = c(0, 0, 1), shooting = c(0, 0.3, 0))))  # turned by 90 degrees
+  expect_false(dp_contains(ci, list(footpoint = c(sin(0.3), 0, cos(0.3)), shooting = c(0.3 * cos(0.3), 0, -0.3 * sin(0.3)))))
+  expect_type(dp_contains(ci, rel), "logical")
+  expect_true(dp_contains(ci, geodesic_regression(S2, d$x, d$Y)))
+  expect_identical(confint(rel, moments = mom, B = 100), ci)  # the same seed, the same set
+  expect_gt(confint(rel, moments = mom, B = 100, level = 0.99)$radius2, ci$radius2)
+  expect_output(print(ci), "region for the population geodesic")
+  expect_output(print(ci), "parametric-bootstrap releases \\(Ferrando")
+  # a public statement instead of the moments release
+  expect_true(dp_contains(confint(rel, moments = list(noise = 0.03), B = 100), truth))
+})
+
+test_that("the geodesic's set is post-processing: the same private outputs on other data give the same set", {
+  d0 <- geo_data(120, 0.3, 3509)
+  d1 <- geo_data(120, 0.1, 3510)
+  rel0 <- geo_release(d0)
+  rel1 <- geo_release(d1)
+  mom0 <- dp_regression_moments(rel0, x = d0$x, Y = d0$Y, epsilon = 0.5)
+  mom1 <- dp_regression_moments(rel1, x = d1$x, Y = d1$Y, epsilon = 0.5)
+  c1 <- confint(rel1, moments = mom1, B = 100)
+  for (f in c("footpoint", "shooting", "footpoint_range", "shooting_range")) rel0[[f]] <- rel1[[f]]
+  mom0$raw <- mom1$raw
+  mom0$about <- mom1$about
+  expect_identical(confint(rel0, moments = mom0, B = 100), c1)
+})
+
+test_that("the geodesic's set on hyperbolic space, SPD and Kendall's space (a rotated release is the same geodesic)", {
+  set.seed(3511)
+  H2 <- manifold_hyperbolic(2)
+  o <- c(1, 0, 0)
+  x <- runif(200)
+  G <- riem_geodesic(H2, o, c(0, 0.3, 0), x)
+  Y <- t(vapply(seq_len(200), function(i) riem_rgaussian(H2, 1L, G[i, ], 0.03)[1, ], numeric(3)))
+  h <- dp_geodesic_regression(H2, x, Y, epsilon = 5, tau = 0.2, tau_m = 1, x_range = c(0, 1), center = o, radius = 0.5)
+  ch <- confint(h, moments = list(noise = 0.05), B = 100)  # the scatter's rms: about 0.03 sqrt(2)
+  expect_true(dp_contains(ch, list(footpoint = o, shooting = c(0, 0.3, 0))))
+  expect_false(dp_contains(ch, list(footpoint = o, shooting = c(0, -0.3, 0))))
+  P <- manifold_spd(2)
+  x <- runif(150)
+  v <- matrix(c(0.3, 0.1, 0.1, -0.2), 2)
+  Yp <- riem_geodesic(P, diag(2), v, x)
+  for (i in seq_len(150)) Yp[, , i] <- riem_rgaussian(P, 1L, Yp[, , i], 0.03)[, , 1]
+  g <- dp_geodesic_regression(P, x, Yp, epsilon = 5, tau = 0.3, tau_m = 1, x_range = c(0, 1), center = diag(2), radius = 0.5)
+  cp <- confint(g, moments = list(noise = 0.06), B = 100)  # about 0.03 sqrt(3)
+  expect_length(cp$mean, 6L)
+  expect_true(dp_contains(cp, list(footpoint = diag(2), shooting = v)))
+  expect_false(dp_contains(cp, list(footpoint = diag(2), shooting = -v)))
+  K <- manifold_kendall(5)
+  o5 <- riem_project(K, cbind(cos(2 * pi * (0:4) / 5), sin(2 * pi * (0:4) / 5)))
+  vk <- riem_log(K, o5, riem_rgaussian(K, 1L, o5, 0.3)[, , 1])
+  vk <- 0.3 * vk / riem_norm(K, o5, vk)
+  x <- runif(150)
+  Yk <- riem_geodesic(K, o5, vk, x)
+  for (i in seq_len(150)) Yk[, , i] <- riem_rgaussian(K, 1L, Yk[, , i], 0.02)[, , 1]
+  k <- dp_geodesic_regression(K, x, Yk, epsilon = 5, tau = 0.2, tau_m = 1, x_range = c(0, 1), center = o5, radius = 0.5)
+  ck <- confint(k, moments = list(noise = 0.05), B = 100)  # about 0.02 sqrt(6)
+  expect_true(dp_contains(ck, list(footpoint = o5, shooting = vk)))
+  rot <- matrix(c(cos(1), sin(1), -sin(1), cos(1)), 2)  # the same shape and velocity, rotated
+  expect_true(dp_contains(ck, list(footpoint = o5 %*% rot, shooting = vk %*% rot)))
+  expect_false(dp_contains(ck, list(footpoint = o5, shooting = -vk)))
+})
+
+test_that("confint() of a geodesic release refuses what it cannot use, naming the argument", {
+  d <- geo_data(80, 0.3, 3512)
+  rel <- geo_release(d)
+  expect_error_mentions(confint(rel, moments = list(noise = 0.03), parm = 1), "`parm`")
+  expect_error_mentions(confint(rel, moments = list(noise = 0.03), level = 1.5), "`level`")
+  expect_error_mentions(confint(rel, moments = list(noise = 0.03), B = 10), "`B`")
+  expect_error_mentions(confint(rel, moments = list(noise = 0.03), foo = 1), "unknown argument `foo`")
+  expect_error_mentions(confint(rel, moments = list(sd = 1)), c("`moments`", "unknown"))
+  S30 <- manifold_sphere(30)
+  p <- c(rep(0, 30), 1)
+  set.seed(3)
+  Y30 <- riem_rgaussian(S30, 40, p, 0.05)
+  r30 <- dp_geodesic_regression(S30, runif(40), Y30, epsilon = 2, tau = 0.2, tau_m = 1, x_range = c(0, 1), center = p, radius = 0.5)
+  expect_error_mentions(confint(r30, moments = list(noise = 0.05), B = 100), c("`B` = 100", "B > 120"))
+  paper <- dp_geodesic_regression(manifold_sphere(2), d$x, d$Y, epsilon = 2, tau = 0.2, tau_m = 1, x_range = c(0, 1),
+                                  center = c(0, 0, 1), radius = 0.5, scheme = "paper")
+  expect_error_mentions(confint(paper, moments = list(noise = 0.03)), c("scheme = \"paper\"", "not differentially private"))
+  ci <- confint(rel, moments = list(noise = 0.03), B = 100)
+  expect_error_mentions(dp_contains(ci, c(0, 0, 1)), c("`x`", "list\\(footpoint = , shooting = \\)"))
+  expect_error_mentions(dp_contains(ci, list(footpoint = c(0, 0, 2), shooting = c(0.3, 0, 0))), "`x\\$footpoint`")
 })
