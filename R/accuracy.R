@@ -398,8 +398,8 @@ acc_design <- function(n, m, s, arg, call) {
   if (!(m > 0 && m < 1 && s > 0 && s^2 < m * (1 - m)))
     abort(sprintf("`spread$x_mean` and `spread$x_sd` %s must describe a law inside the public range: a mean strictly inside it and a standard deviation below sqrt((mean - lower) (upper - mean))",
                   arg), call)
-  k <- m * (1 - m) / s^2 - 1
-  stats::rbeta(n, m * k, (1 - m) * k)
+  ab <- beta_shapes(m, s)
+  stats::rbeta(n, ab[1], ab[2])
 }
 
 acc_spread <- function(spread, names_ok, required, call, arg = "spread") {

@@ -491,6 +491,13 @@ linear_bootstrap <- function(object, level, moments, B, seed, call) {
 # two-point law Bernoulli(mu) when a shape is below 0.05 (the variance near
 # mu (1 - mu)), the Gaussian clipped to [0, 1] when both exceed 1e6, the
 # constant mu when the variance is 0.
+# The shapes c(a, b) of the Beta law on [0, 1] with mean mu and sd s
+# (s^2 < mu (1 - mu); at or above it, 0: the two-point limit).
+beta_shapes <- function(mu, s) {
+  k <- max(mu * (1 - mu) / s^2 - 1, 0)
+  c(mu * k, (1 - mu) * k)
+}
+
 linear_marginal <- function(mu, s, dummy) {
   v <- s^2
   two_point <- function() {
@@ -499,9 +506,9 @@ linear_marginal <- function(mu, s, dummy) {
   }
   if (dummy) return(two_point())
   if (!(v > 0) || mu <= 0 || mu >= 1) return(function(z) rep(mu, length(z)))
-  k <- max(mu * (1 - mu) / v - 1, 0)
-  a <- mu * k
-  b <- (1 - mu) * k
+  ab <- beta_shapes(mu, s)
+  a <- ab[1]
+  b <- ab[2]
   if (min(a, b) < 0.05) return(two_point())
   if (min(a, b) > 1e6) return(function(z) pmin(pmax(mu + s * z, 0), 1))
   function(z) stats::qbeta(stats::pnorm(z), a, b)

@@ -5,8 +5,8 @@
 ##
 ##   Rscript bench/geodesic-confint-coverage.R [--manifold sphere|hyperbolic|spd|kendall]
 ##       [--n 50,500] [--epsilon 0.5,2] [--noise gaussian|t3] [--trials 400]
-##       [--B 100] [--oracle 400] [--share 0.25] [--level 0.95] [--seed 1]
-##       [--csv PATH]
+##       [--B 100] [--oracle 400] [--share 0.25] [--residual-bound 0.8]
+##       [--level 0.95] [--seed 1] [--csv PATH]
 ##
 ## Data: x uniform on [0, 1] (the public range); the population geodesic
 ## starts at the base point (S^2: the north pole; H^2: the origin; SPD(2):
@@ -15,7 +15,8 @@
 ## isotropic Gaussian (the model) or isotropic with t(3) radial tails
 ## (misspecified). Release: epsilon, tau = 0.2, tau_m = 1, a public ball of
 ## radius 0.5 about the base point; the moments are a dp_regression_moments()
-## release at `share` times epsilon. Reports the coverage of the population
+## release at `share` times epsilon with `residual_bound` (default 4 tau,
+## dp_regression_moments()'s). Reports the coverage of the population
 ## geodesic (with its Monte Carlo standard error) and the median ratio of
 ## the set's size to the oracle's (size: the geometric mean semi-axis,
 ## sqrt(r^2) det(S)^(1 / (2 D)) over the D = 2 dim coordinates).
@@ -33,6 +34,7 @@ trials <- as.integer(arg_value("--trials", "400"))
 B <- as.integer(arg_value("--B", "100"))
 n_oracle <- as.integer(arg_value("--oracle", "400"))
 share <- as.numeric(arg_value("--share", "0.25"))
+residual_bound <- as.numeric(arg_value("--residual-bound", "0.8"))
 level <- as.numeric(arg_value("--level", "0.95"))
 seed <- as.integer(arg_value("--seed", "1"))
 csv <- arg_value("--csv", "geodesic-confint-coverage.csv")
@@ -89,13 +91,13 @@ for (n in n_set) for (eps in eps_set) {
   for (t in seq_len(trials)) {
     dat <- simulate(n)
     rel <- release(dat, eps)
-    mom <- dp_regression_moments(rel, x = dat$x, Y = dat$Y, epsilon = share * eps)
+    mom <- dp_regression_moments(rel, x = dat$x, Y = dat$Y, epsilon = share * eps, residual_bound = residual_bound)
     ci <- confint(rel, moments = mom, B = B, seed = seed + t, level = level)
     covered[t] <- dp_contains(ci, truth)
     ratio[t] <- size(ci$cov, ci$radius2) / size_o
   }
   cov_hat <- mean(covered)
-  row <- data.frame(manifold = switch(man, sphere = "sphere(2)", hyperbolic = "hyperbolic(2)", spd = "spd(2)", kendall = "kendall(8)"), n = n, epsilon = eps, noise = noise, share = share, level = level,
+  row <- data.frame(manifold = switch(man, sphere = "sphere(2)", hyperbolic = "hyperbolic(2)", spd = "spd(2)", kendall = "kendall(8)"), n = n, epsilon = eps, noise = noise, share = share, residual_bound = residual_bound, level = level,
                     trials = trials, B = B, oracle = n_oracle, coverage = cov_hat,
                     coverage_se = sqrt(cov_hat * (1 - cov_hat) / trials), width_ratio_median = median(ratio),
                     width_ratio_q10 = unname(quantile(ratio, 0.1)), width_ratio_q90 = unname(quantile(ratio, 0.9)),
