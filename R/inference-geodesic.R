@@ -155,7 +155,7 @@ geodesic_no_effect_test <- function(object, moments, B, seed, call) {
 # isotropic Gaussian in the tangent space with root mean square rms; from a
 # dp_regression_moments() release of the same data or a public statement.
 # Also the release's (p, v) at x_range[1] over the mapped covariate.
-geodesic_boot_model <- function(object, moments, call, alpha_rms = 0) {
+geodesic_boot_model <- function(object, moments, call, draw_moments = FALSE) {
   if (!is.null(object$bounds_stages))
     abort("inference is not available yet for a release that found its bounds privately: the bootstrap would need the law of the private bounds too; release with public bounds", call)
   if (!identical(object$scheme, "joint"))
@@ -169,12 +169,18 @@ geodesic_boot_model <- function(object, moments, call, alpha_rms = 0) {
         !identical(moments$about, list(footpoint = object$footpoint_range, shooting = object$shooting_range)))
       abort("`moments` was released on other data or for another release: it must come from dp_regression_moments(object, x = , Y = ) of this release", call)
     check_moments_fields(moments, 3L, call)
-    raw <- moments$raw
-    # alpha_rms > 0: the scatter's upper confidence bound at 1 - alpha_rms
-    # (the mean distance plus the Laplace noise's quantile), not its estimate
-    if (alpha_rms > 0) raw[3L] <- raw[3L] + moments$scale * log(1 / (2 * alpha_rms))
-    mom <- geodesic_moments_from_raw(raw, xr, moments$residual_bound, M$dim)
+    mom <- geodesic_moments_from_raw(moments$raw, xr, moments$residual_bound, M$dim)
     model <- list(mu = mom$mu, s = mom$s, rms = mom$rms, source = "private")
+    # draw_moments: each bootstrap data set draws its own moments, the
+    # released averages plus fresh Laplace noise of the moments' scale, so
+    # that the bootstrap carries their uncertainty
+    if (draw_moments) {
+      model$draw <- function() {
+        raw <- moments$raw + moments$scale * (stats::rexp(3L) - stats::rexp(3L))
+        mb <- geodesic_moments_from_raw(raw, xr, moments$residual_bound, M$dim)
+        list(rms = min(mb$rms, geodesic_scatter_max(M)), marginal = linear_marginal(mb$mu, mb$s, FALSE))
+      }
+    }
   } else if (inherits(moments, "riemdp_moments_release")) {
     abort("`moments` is the moments of a linear release: for a geodesic release use dp_regression_moments(object, x = , Y = )", call)
   } else {
@@ -213,8 +219,11 @@ geodesic_boot_release <- function(object, model, p, v, Bas, call) {
   n <- object$n
   xr <- object$x_range
   d <- ncol(Bas)
-  u <- model$marginal(stats::rnorm(n))
-  Z <- Bas %*% (matrix(stats::rnorm(d * n), d) * (model$rms / sqrt(d)))
+  drawn <- if (is.null(model$draw)) model else model$draw()
+  rms <- drawn$rms
+  marginal <- drawn$marginal
+  u <- marginal(stats::rnorm(n))
+  Z <- Bas %*% (matrix(stats::rnorm(d * n), d) * (rms / sqrt(d)))
   if (is.null(v)) {
     Y <- acc_layout(M, acc_exp(M, p, Z))
   } else {
@@ -257,14 +266,13 @@ check_boot_args <- function(B, seed, call) {
 #' by [dp_budget()]), or a public statement `list(noise = , x_mean = , x_sd
 #' = )` in the form [dp_accuracy()] takes (`noise` the root mean square
 #' distance of the points from the geodesic; without `x_mean` and `x_sd` the
-#' covariate is uniform on its public range). A private scatter enters as
-#' its upper confidence bound: the released mean distance plus the
-#' \eqn{1 - \alpha_V}{1 - alpha_V} quantile of its Laplace noise,
-#' \eqn{\alpha_V = (1 - level)/10}{alpha_V = (1 - level)/10}, and the
-#' ellipsoid is then built at level \eqn{level + \alpha_V}{level + alpha_V}
-#' (the plain estimate, noisy at small \eqn{n \epsilon}{n epsilon}, made the
-#' set too small whenever it came out low: 80% coverage at n = 50, epsilon
-#' = 2). The set is post-processing: no budget is spent beyond that of the
+#' covariate is uniform on its public range). Private moments are noisy at
+#' small \eqn{n \epsilon}{n epsilon}, and a set built on their values alone
+#' is too small whenever they come out low (80% coverage at n = 50,
+#' epsilon = 2 on the sphere): so each bootstrap data set draws its own
+#' moments, the released averages plus fresh Laplace noise of the same
+#' scale, and the bootstrap carries their uncertainty. The set is
+#' post-processing: no budget is spent beyond that of the
 #' releases, and the data are not read again.
 #'
 #' **Construction.** Write the release as \eqn{(\hat p, \hat v)}{(phat,
@@ -346,10 +354,7 @@ confint.riemdp_regression_release <- function(object, parm, level = 0.95, moment
     abort("`parm` is not used: the set is one region for the footpoint and the shooting vector together; test a geodesic with dp_contains()", call)
   check_level(level, call)
   check_boot_args(B, seed, call)
-  # a private scatter enters as its upper bound at 1 - alpha_v, charged to
-  # the level (as confint() of a Frechet mean does with a private dispersion)
-  alpha_v <- if (inherits(moments, "riemdp_geodesic_moments_release")) (1 - level) / 10 else 0
-  model <- geodesic_boot_model(object, moments, call, alpha_v)
+  model <- geodesic_boot_model(object, moments, call, draw_moments = TRUE)
   M <- object$manifold
   fp <- model$footpoint
   sv <- model$shooting
@@ -369,7 +374,7 @@ confint.riemdp_regression_release <- function(object, parm, level = 0.95, moment
     abort("the bootstrap releases do not vary in every direction (their covariance is singular): the public bounds pin the release down; no ellipsoid can be formed", call)
   C <- sweep(D, 2L, m)
   q <- sort(rowSums((C %*% Sinv) * C))
-  r2 <- q[min(B, ceiling((level + alpha_v) * (B + 1)))]
+  r2 <- q[min(B, ceiling(level * (B + 1)))]
   blk <- list(seq_len(d), d + seq_len(d))
   extent <- vapply(blk, function(j) sqrt(sum(m[j]^2)) + sqrt(r2 * max(eigen(S[j, j, drop = FALSE], symmetric = TRUE, only.values = TRUE)$values)),
                    numeric(1))
