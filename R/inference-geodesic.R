@@ -305,8 +305,11 @@ check_boot_args <- function(B, seed, call) {
 #' isotropic and Gaussian: anisotropic or heavy-tailed scatter, a private
 #' root mean square that underestimates the true one, and geodesics far
 #' from the release (where the bootstrap law is not the same) make the set
-#' too small. Its coverage is measured by `bench/coverage-geodesic.R`
-#' (see `vignette("accuracy", package = "riemdp")`).
+#' too small. Its coverage and size against the oracle set are measured
+#' over a matrix of manifolds, sample sizes and budgets: where the private
+#' moments are mostly noise the set is conservative (up to 100% coverage at
+#' 1.7 times the oracle's size); see `vignette("accuracy", package =
+#' "riemdp")`.
 #'
 #' @param object A release of [dp_geodesic_regression()] (`scheme =
 #'   "joint"`, public bounds).
