@@ -595,6 +595,13 @@ predict.riemdp_regression_release <- function(object, newx = NULL, newdata = NUL
 #'   `covariate_name`; the responses as `Y`) or in that order. Give `data`
 #'   or `covariate` and `Y`, not both.
 #' @param main Title.
+#' @param set `NULL`, or a confidence set of the release from
+#'   [confint()][confint.riemdp_regression_release]: drawn as a fan of
+#'   geodesics on its boundary (the ends of its principal axes, and their
+#'   diagonals over the four longest), in grey under the release. On the
+#'   sphere and hyperbolic plane of dimension 2 and on Euclidean space with
+#'   one covariate; the set's region of geodesics has no such picture on the
+#'   other manifolds (test a geodesic with [dp_contains()] there).
 #' @param ... Passed to [plot.riemdp_geodesic_regression()] (`view`,
 #'   `n_along`, graphical parameters).
 #' @return `x`, invisibly.
@@ -610,10 +617,22 @@ predict.riemdp_regression_release <- function(object, newx = NULL, newdata = NUL
 #' plot(rel)
 #' plot(rel, covariate = x, Y = Y)
 #' plot(rel, data = list(x = x, Y = Y))  # the same
+#'
+#' # with a 95% confidence set (moments stated publicly: no budget spent)
+#' ci <- confint(rel, moments = list(noise = 0.03), B = 100)
+#' plot(rel, set = ci)
 #' @export
-plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main = NULL, data = NULL, ...) {
+plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main = NULL, data = NULL, set = NULL, ...) {
   call <- sys.call()
   M <- x$manifold
+  if (!is.null(set)) {
+    if (!inherits(set, "riemdp_geodesic_confset") || !identical(set$footpoint, x$footpoint_range) ||
+        !identical(set$shooting, x$shooting_range))
+      abort("`set` must be NULL or a confidence set of this release, confint(x, moments = )", call)
+    if (!((M$type %in% c("sphere", "hyperbolic") && M$d == 2L) || M$type == "euclidean"))
+      abort(sprintf("`set` is drawn on the sphere and hyperbolic plane of dimension 2 and on Euclidean space only; on %s the set is a region of geodesics with no such picture: test a geodesic with dp_contains(set, )",
+                    manifold_label(M)), call)
+  }
   if (!is.null(data)) {
     if (!is.null(covariate) || !is.null(Y))
       abort("give the data once: as `data = list(x = , Y = )`, or as `covariate` and `Y`, not both", call)
@@ -635,7 +654,9 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
   pseudo <- structure(list(manifold = M, footpoint = x$footpoint, shooting = x$shooting,
                            x = matrix(covariate, ncol = 1L, dimnames = list(NULL, x$covariate_name %||% "x")), data = Y,
                            fitted.values = fitted, n = length(covariate), m = 1L, r_squared = NA_real_,
-                           private = TRUE, release_n = x$n, epsilon = x$epsilon, call = x$call),
+                           private = TRUE, release_n = x$n, epsilon = x$epsilon, call = x$call,
+                           set_geodesics = if (!is.null(set))
+                             list(curves = geodesic_set_boundary(set, call), x_range = x$x_range, level = set$level)),
                       class = c("riemdp_geodesic_regression", "riemdp_fit"))
   if (is.null(main)) main <- sprintf("Private geodesic regression on %s", manifold_label(M))
   plot(pseudo, show_data = show, main = main, ...)

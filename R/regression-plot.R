@@ -188,6 +188,19 @@ predict_along <- function(fit, values) {
   as_layout(fit$manifold, P, length(values))
 }
 
+# The geodesics of a release's confidence set (plot(release, set = )) at
+# first-covariate values `values`: a list of matrices, one point per row;
+# NULL without a set.
+set_along <- function(fit, values) {
+  g <- fit$set_geodesics
+  if (is.null(g)) return(NULL)
+  u <- (values - g$x_range[1]) / (g$x_range[2] - g$x_range[1])
+  lapply(g$curves, function(pv) t(acc_exp(fit$manifold, pv$p, outer(pv$v, u))))
+}
+
+set_colour <- function() grDevices::adjustcolor("grey35", 0.45)
+set_label <- function(fit) sprintf("%s%% confidence set (boundary)", format(100 * fit$set_geodesics$level))
+
 # n points in the many-point layout (rows, or a k x k x n / k x 2 x n array).
 as_layout <- function(M, P, n) {
   if (is.data.frame(P)) P <- as.matrix(P)
@@ -271,17 +284,22 @@ footpoint_link <- function(zlim, m) {
 }
 
 # Data, curve, footpoint and legend of a map (sphere, disc) in plane coordinates.
-draw_map_layers <- function(ctx, data_xy, curve_xy, curve_z, link_xy, foot_xy, cov) {
+draw_map_layers <- function(ctx, data_xy, curve_xy, curve_z, link_xy, foot_xy, cov, set_xy = NULL) {
   if (ctx$show_data)
     graphics::points(data_xy[, 1], data_xy[, 2], pch = 16, cex = point_size(nrow(data_xy)),
                      col = covariate_colours(cov$z, cov$zlim, if (nrow(data_xy) > 200) 0.6 else 0.85))
+  for (xy in set_xy) graphics::lines(xy[, 1], xy[, 2], col = set_colour(), lwd = 1)
+  has_set <- length(set_xy) > 0L
   if (!is.null(link_xy)) graphics::lines(link_xy[, 1], link_xy[, 2], lty = 3, lwd = 2, col = "grey10")
   draw_coloured_curve(curve_xy[, 1], curve_xy[, 2], curve_z, cov$zlim)
   graphics::points(foot_xy[1], foot_xy[2], pch = 23, bg = "white", col = "grey10", cex = 1.5, lwd = 2)
   graphics::legend(emptiest_corner(c(data_xy[, 1], curve_xy[, 1]), c(data_xy[, 2], curve_xy[, 2])),
-                   legend = c(if (ctx$show_data) "data", paste(fit_word(ctx$fit), "geodesic"), "footpoint (x = 0)"),
-                   pch = c(if (ctx$show_data) 16, NA, 23), lty = c(if (ctx$show_data) NA, 1, NA),
-                   lwd = c(if (ctx$show_data) NA, 3, 2), col = c(if (ctx$show_data) "grey40", "grey10", "grey10"),
+                   legend = c(if (ctx$show_data) "data", paste(fit_word(ctx$fit), "geodesic"),
+                              if (has_set) set_label(ctx$fit), "footpoint (x = 0)"),
+                   pch = c(if (ctx$show_data) 16, NA, if (has_set) NA, 23),
+                   lty = c(if (ctx$show_data) NA, 1, if (has_set) 1, NA),
+                   lwd = c(if (ctx$show_data) NA, 3, if (has_set) 1, 2),
+                   col = c(if (ctx$show_data) "grey40", "grey10", if (has_set) set_colour(), "grey10"),
                    pt.bg = "white", bg = grDevices::adjustcolor("white", 0.8), box.col = NA, cex = 0.75, inset = 0.01)
   colour_bar(cov$zlim, cov$name)
 }
@@ -298,9 +316,10 @@ plot_regression_sphere <- function(ctx, view) {
   curve <- predict_along(fit, curve_z)
   link <- if (is.null(link_z)) NULL else predict_along(fit, link_z)
   foot <- as.double(fit$footpoint)
+  set <- set_along(fit, curve_z)
   graphics::par(mar = c(if (view == "lonlat") 4.1 else 2.5, if (view == "lonlat") 4.1 else 1, 3.6, 5))
-  if (view == "lonlat") sphere_lonlat(ctx, Y, curve, curve_z, link, foot, cov)
-  else sphere_orthographic(ctx, Y, curve, curve_z, link, foot, cov)
+  if (view == "lonlat") sphere_lonlat(ctx, Y, curve, curve_z, link, foot, cov, set)
+  else sphere_orthographic(ctx, Y, curve, curve_z, link, foot, cov, set)
 }
 
 lonlat_degrees <- function(P, lon0) {
@@ -327,21 +346,23 @@ break_seams <- function(xy) {
   xy[idx, , drop = FALSE]
 }
 
-sphere_lonlat <- function(ctx, Y, curve, curve_z, link, foot, cov) {
+sphere_lonlat <- function(ctx, Y, curve, curve_z, link, foot, cov, set = NULL) {
   lon0 <- atan2(foot[2], foot[1]) * 180 / pi
   lat0 <- asin(max(-1, min(1, foot[3]))) * 180 / pi
   data_xy <- lonlat_degrees(Y, lon0)
   curve_xy <- lonlat_degrees(curve, lon0)
   link_xy <- if (is.null(link)) NULL else break_seams(lonlat_degrees(link, lon0))
   foot_xy <- lonlat_degrees(foot, lon0)
-  shifted <- familiar_longitudes(list(data_xy, curve_xy, link_xy, foot_xy))
+  set_xy <- lapply(set, lonlat_degrees, lon0 = lon0)
+  shifted <- familiar_longitudes(c(list(data_xy, curve_xy, link_xy, foot_xy), set_xy))
   data_xy <- shifted[[1]]
   curve_xy <- shifted[[2]]
   link_xy <- shifted[[3]]
   foot_xy <- shifted[[4]]
-  open_lonlat(ctx, rbind(if (ctx$show_data) data_xy, curve_xy, link_xy, foot_xy), lat0)
+  set_xy <- if (is.null(set)) NULL else lapply(shifted[-(1:4)], break_seams)
+  open_lonlat(ctx, do.call(rbind, c(list(if (ctx$show_data) data_xy, curve_xy, link_xy, foot_xy), set_xy)), lat0)
   curve_xy <- break_seams(curve_xy)
-  draw_map_layers(ctx, data_xy, curve_xy, seam_z(curve_xy, curve_z), link_xy, foot_xy, cov)
+  draw_map_layers(ctx, data_xy, curve_xy, seam_z(curve_xy, curve_z), link_xy, foot_xy, cov, set_xy)
   panel_title(ctx, c("longitude and latitude", along_note(cov)))
 }
 
@@ -379,15 +400,17 @@ orthographic <- function(P, frame) {
   xy
 }
 
-sphere_orthographic <- function(ctx, Y, curve, curve_z, link, foot, cov) {
+sphere_orthographic <- function(ctx, Y, curve, curve_z, link, foot, cov, set = NULL) {
   frame <- sphere_frame(foot)
   data_xy <- orthographic(Y, frame)
   curve_xy <- orthographic(curve, frame)
   link_xy <- if (is.null(link)) NULL else orthographic(link, frame)
   foot_xy <- c(0, 0)
-  step <- open_orthographic(ctx, frame, rbind(if (ctx$show_data) data_xy, curve_xy, link_xy, foot_xy))
+  set_xy <- if (is.null(set)) NULL else lapply(set, orthographic, frame = frame)
+  step <- open_orthographic(ctx, frame, do.call(rbind, c(list(if (ctx$show_data) data_xy, curve_xy, link_xy, foot_xy),
+                                                         set_xy)))
   hidden <- sum(is.na(data_xy[, 1]))
-  draw_map_layers(ctx, data_xy, curve_xy, curve_z, link_xy, foot_xy, cov)
+  draw_map_layers(ctx, data_xy, curve_xy, curve_z, link_xy, foot_xy, cov, set_xy)
   note <- sprintf("orthographic, centred on the footpoint, north up; parallels every %s\u00b0", format(step))
   if (ctx$show_data && hidden > 0L)
     note <- sprintf("%s; %d point%s on the far side hidden", note, hidden, if (hidden == 1L) "" else "s")
@@ -467,7 +490,7 @@ plot_regression_disc <- function(ctx) {
   open_poincare(ctx)
   draw_map_layers(ctx, poincare(as_layout(fit$manifold, fit$data, fit$n)), poincare(predict_along(fit, curve_z)),
                   curve_z, if (is.null(link_z)) NULL else poincare(predict_along(fit, link_z)),
-                  poincare(fit$footpoint), cov)
+                  poincare(fit$footpoint), cov, lapply(set_along(fit, curve_z), poincare))
   graphics::mtext(poincare_note, side = 1, line = 0.8, cex = 0.7)
   panel_title(ctx, along_note(cov))
 }
@@ -500,10 +523,14 @@ plot_regression_euclidean <- function(ctx) {
                 mar = c(4.1, 4.1, 1, 1), mgp = c(2.6, 0.8, 0))
   foot <- as.double(fit$footpoint)
   slope <- if (cov$m == 1L) as.double(fit$shooting) else NULL
+  set_z <- range(cov$z)
+  set <- set_along(fit, set_z)
   for (j in seq_len(shown)) {
     if (cov$m == 1L) {
-      open_panel(ctx, list(xlim = range(cov$z), ylim = range(Y[, j], fitted[, j]), xlab = cov$name,
+      set_y <- vapply(set, function(P) P[, j], numeric(2))
+      open_panel(ctx, list(xlim = range(cov$z), ylim = range(Y[, j], fitted[, j], set_y), xlab = cov$name,
                            ylab = names_y[j], las = 1))
+      if (length(set)) graphics::matlines(set_z, set_y, lty = 1, lwd = 1, col = set_colour())
       graphics::points(cov$z, Y[, j], pch = 16, cex = point_size(fit$n), col = grDevices::adjustcolor("grey20", 0.6))
       graphics::abline(a = foot[j], b = slope[j], lwd = 2, col = "firebrick")
     } else {
@@ -514,6 +541,7 @@ plot_regression_euclidean <- function(ctx) {
     }
   }
   what <- if (cov$m == 1L) paste(fit_word(fit), "line") else sprintf("observed against fitted (%d covariates), identity line", cov$m)
+  if (!is.null(fit$set_geodesics)) what <- sprintf("%s; grey: the %s", what, set_label(fit))
   outer_title(ctx, sprintf("%s; %s", fit_subtitle(fit), what))
   if (shown < M$d)
     graphics::mtext(sprintf("the first %d of %d coordinates (argument `max_panels`)", shown, M$d),

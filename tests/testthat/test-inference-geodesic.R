@@ -221,6 +221,47 @@ test_that("the geodesic's set on hyperbolic space, SPD and Kendall's space (a ro
   expect_false(dp_contains(ck, list(footpoint = o5, shooting = -vk)))
 })
 
+test_that("plot() of a geodesic release draws its set: geodesics on the set's boundary, with the RNG left alone", {
+  d <- geo_data(200, 0.3, 3513)
+  rel <- geo_release(d, 5)
+  ci <- confint(rel, moments = list(noise = 0.03), B = 100)
+  # the drawn geodesics lie on the ellipsoid's surface: their Mahalanobis
+  # distance from the bootstrap mean is the set's radius
+  b <- riemdp:::geodesic_set_boundary(ci, NULL)
+  expect_length(b, 2 * 4 + 4 * choose(4, 2))
+  S2 <- manifold_sphere(2)
+  q <- vapply(b, function(g) {
+    z <- riemdp:::geodesic_deviation(S2, as.double(ci$footpoint), as.double(ci$shooting), ci$basis, g$p, g$v) - ci$mean
+    sum(z * drop(ci$cov_inverse %*% z))
+  }, numeric(1))
+  expect_equal(q / ci$radius2, rep(1, length(b)), tolerance = 1e-9)
+  set.seed(5)
+  before <- .Random.seed
+  expect_plots_quietly(rel, set = ci)
+  expect_plots_quietly(rel, set = ci, covariate = d$x, Y = d$Y, view = "lonlat")
+  expect_identical(.Random.seed, before)
+  # Euclidean space: lines; hyperbolic plane: the disc
+  set.seed(3514)
+  E2 <- manifold_euclidean(2)
+  x <- runif(150)
+  Ye <- cbind(1 + 0.5 * x, -x) + matrix(rnorm(300, sd = 0.1), 150)
+  re <- dp_geodesic_regression(E2, x, Ye, epsilon = 2, tau = 0.3, tau_m = 1, x_range = c(0, 1), center = c(1, -0.5), radius = 2)
+  expect_plots_quietly(re, set = confint(re, moments = list(noise = 0.14), B = 100), covariate = x, Y = Ye)
+  H2 <- manifold_hyperbolic(2)
+  o <- c(1, 0, 0)
+  Yh <- riem_rgaussian(H2, 100, o, 0.05)
+  rh <- dp_geodesic_regression(H2, runif(100), Yh, epsilon = 2, tau = 0.2, tau_m = 1, x_range = c(0, 1), center = o, radius = 0.5)
+  expect_plots_quietly(rh, set = confint(rh, moments = list(noise = 0.07), B = 100))
+  # a set of another release, or on a manifold without the picture
+  expect_error_mentions(plot(rh, set = ci), c("`set`", "this release"))
+  expect_error_mentions(plot(rel, set = list()), "`set`")
+  P <- manifold_spd(2)
+  Yp <- riem_rgaussian(P, 60, diag(2), 0.1)
+  rp <- dp_geodesic_regression(P, runif(60), Yp, epsilon = 5, tau = 0.3, tau_m = 1, x_range = c(0, 1), center = diag(2), radius = 0.5)
+  expect_error_mentions(plot(rp, set = confint(rp, moments = list(noise = 0.15), B = 100)),
+                        c("`set`", "manifold_spd", "dp_contains"))
+})
+
 test_that("confint() of a geodesic release refuses what it cannot use, naming the argument", {
   d <- geo_data(80, 0.3, 3512)
   rel <- geo_release(d)
