@@ -629,6 +629,10 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
     if (!inherits(set, "riemdp_geodesic_confset") || !identical(set$footpoint, x$footpoint_range) ||
         !identical(set$shooting, x$shooting_range))
       abort("`set` must be NULL or a confidence set of this release, confint(x, moments = )", call)
+    if (!(is.numeric(set$radius2) && length(set$radius2) == 1L && is.finite(set$radius2) && set$radius2 >= 0 &&
+          is.numeric(set$cov) && all(is.finite(set$cov)) && is.numeric(set$mean) && all(is.finite(set$mean)) &&
+          is.numeric(set$level) && length(set$level) == 1L && isTRUE(set$level > 0 && set$level < 1)))
+      abort("`set` has been altered: its radius, covariance, mean or level is not what confint() returns; compute it again with confint(x, moments = )", call)
     if (!((M$type %in% c("sphere", "hyperbolic") && M$d == 2L) || M$type == "euclidean"))
       abort(sprintf("`set` is drawn on the sphere and hyperbolic plane of dimension 2 and on Euclidean space only; on %s the set is a region of geodesics with no such picture: test a geodesic with dp_contains(set, )",
                     manifold_label(M)), call)
@@ -641,7 +645,14 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
     Y <- parts$Y
   }
   if (is.null(covariate) != is.null(Y)) abort("pass both `covariate` and `Y` to draw the data, or neither", call)
+  dots <- list(...)
   show <- !is.null(Y)
+  if (!is.null(dots$show_data)) {
+    if (!is.logical(dots$show_data) || length(dots$show_data) != 1L || is.na(dots$show_data))
+      abort("`show_data` must be TRUE or FALSE", call)
+    show <- show && dots$show_data
+    dots$show_data <- NULL
+  }
   if (show) {
     S <- as_points(M, Y, "Y", call)
     covariate <- as.double(map_to_unit(covariate, x$x_range, S$n, "covariate", call)) *
@@ -651,7 +662,12 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
     Y <- stats::predict(x, covariate)
   }
   fitted <- stats::predict(x, covariate)
+  # the residuals of the data about the private geodesic, for the pictures
+  # that draw them (not part of the release)
+  residual_norms <- if (show) as.double(riem_dist(M, fitted, Y)) else NULL
   pseudo <- structure(list(manifold = M, footpoint = x$footpoint, shooting = x$shooting,
+                           residual_norms = residual_norms,
+                           energy = if (show) sum(residual_norms^2) / (2 * length(residual_norms)),
                            x = matrix(covariate, ncol = 1L, dimnames = list(NULL, x$covariate_name %||% "x")), data = Y,
                            fitted.values = fitted, n = length(covariate), m = 1L, r_squared = NA_real_,
                            private = TRUE, release_n = x$n, epsilon = x$epsilon, call = x$call,
@@ -659,7 +675,7 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
                              list(curves = geodesic_set_boundary(set, call), x_range = x$x_range, level = set$level)),
                       class = c("riemdp_geodesic_regression", "riemdp_fit"))
   if (is.null(main)) main <- sprintf("Private geodesic regression on %s", manifold_label(M))
-  plot(pseudo, show_data = show, main = main, ...)
+  do.call(plot, c(list(pseudo, show_data = show, main = main), dots))
   invisible(x)
 }
 

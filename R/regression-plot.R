@@ -99,7 +99,8 @@ plot.riemdp_geodesic_regression <- function(x, view = c("orthographic", "lonlat"
   # Single panels change only the margins, so that they fit in a user's
   # layout (restoring mfrow would start a new page); multi-panel ones set mfrow.
   single <- two || M$type %in% c("kendall", "spd")
-  old_par <- graphics::par(no.readonly = TRUE)[if (single) "mar" else c("mfrow", "oma", "mar", "mgp")]
+  # cex last: setting mfrow resets it
+  old_par <- graphics::par(no.readonly = TRUE)[if (single) "mar" else c("mfrow", "oma", "mar", "mgp", "cex")]
   on.exit(graphics::par(old_par))
   if (M$type == "sphere" && two) plot_regression_sphere(ctx, view)
   else if (M$type == "hyperbolic" && two) plot_regression_disc(ctx)
@@ -293,7 +294,10 @@ draw_map_layers <- function(ctx, data_xy, curve_xy, curve_z, link_xy, foot_xy, c
   if (!is.null(link_xy)) graphics::lines(link_xy[, 1], link_xy[, 2], lty = 3, lwd = 2, col = "grey10")
   draw_coloured_curve(curve_xy[, 1], curve_xy[, 2], curve_z, cov$zlim)
   graphics::points(foot_xy[1], foot_xy[2], pch = 23, bg = "white", col = "grey10", cex = 1.5, lwd = 2)
-  graphics::legend(emptiest_corner(c(data_xy[, 1], curve_xy[, 1]), c(data_xy[, 2], curve_xy[, 2])),
+  set_x <- unlist(lapply(set_xy, function(xy) xy[, 1]))
+  set_y <- unlist(lapply(set_xy, function(xy) xy[, 2]))
+  graphics::legend(emptiest_corner(c(if (ctx$show_data) data_xy[, 1], curve_xy[, 1], set_x),
+                                   c(if (ctx$show_data) data_xy[, 2], curve_xy[, 2], set_y)),
                    legend = c(if (ctx$show_data) "data", paste(fit_word(ctx$fit), "geodesic"),
                               if (has_set) set_label(ctx$fit), "footpoint (x = 0)"),
                    pch = c(if (ctx$show_data) 16, NA, if (has_set) NA, 23),
@@ -331,8 +335,9 @@ lonlat_degrees <- function(P, lon0) {
 }
 
 # Longitudes in the familiar ranges: [-180, 180], or [0, 360] across the date line.
-familiar_longitudes <- function(xy_list) {
-  lon <- unlist(lapply(xy_list, function(xy) xy[, 1]))
+# The shift is chosen from the paths `from` (all by default) and applied to all.
+familiar_longitudes <- function(xy_list, from = seq_along(xy_list)) {
+  lon <- unlist(lapply(xy_list[from], function(xy) xy[, 1]))
   shift <- if (min(lon, na.rm = TRUE) < -180) 360 else if (max(lon, na.rm = TRUE) > 360) -360 else 0
   lapply(xy_list, function(xy) if (is.null(xy)) NULL else { xy[, 1] <- xy[, 1] + shift; xy })
 }
@@ -354,13 +359,18 @@ sphere_lonlat <- function(ctx, Y, curve, curve_z, link, foot, cov, set = NULL) {
   link_xy <- if (is.null(link)) NULL else break_seams(lonlat_degrees(link, lon0))
   foot_xy <- lonlat_degrees(foot, lon0)
   set_xy <- lapply(set, lonlat_degrees, lon0 = lon0)
-  shifted <- familiar_longitudes(c(list(data_xy, curve_xy, link_xy, foot_xy), set_xy))
+  # the longitudes' range follows the release and the data; a set that
+  # spans more than 180 degrees of longitude is clipped to their window
+  shifted <- familiar_longitudes(c(list(data_xy, curve_xy, link_xy, foot_xy), set_xy), from = 1:4)
   data_xy <- shifted[[1]]
   curve_xy <- shifted[[2]]
   link_xy <- shifted[[3]]
   foot_xy <- shifted[[4]]
-  set_xy <- if (is.null(set)) NULL else lapply(shifted[-(1:4)], break_seams)
-  open_lonlat(ctx, do.call(rbind, c(list(if (ctx$show_data) data_xy, curve_xy, link_xy, foot_xy), set_xy)), lat0)
+  set_xy <- if (is.null(set)) NULL else shifted[-(1:4)]
+  set_lon <- unlist(lapply(set_xy, function(xy) xy[, 1]))
+  frame_set <- length(set_lon) && diff(range(set_lon)) <= 180
+  set_xy <- lapply(set_xy, break_seams)
+  open_lonlat(ctx, do.call(rbind, c(list(if (ctx$show_data) data_xy, curve_xy, link_xy, foot_xy), if (frame_set) set_xy)), lat0)
   curve_xy <- break_seams(curve_xy)
   draw_map_layers(ctx, data_xy, curve_xy, seam_z(curve_xy, curve_z), link_xy, foot_xy, cov, set_xy)
   panel_title(ctx, c("longitude and latitude", along_note(cov)))
@@ -523,7 +533,8 @@ plot_regression_euclidean <- function(ctx) {
                 mar = c(4.1, 4.1, 1, 1), mgp = c(2.6, 0.8, 0))
   foot <- as.double(fit$footpoint)
   slope <- if (cov$m == 1L) as.double(fit$shooting) else NULL
-  set_z <- range(cov$z)
+  # the set's lines span the public covariate range (the panel clips them)
+  set_z <- fit$set_geodesics$x_range %||% range(cov$z)
   set <- set_along(fit, set_z)
   for (j in seq_len(shown)) {
     if (cov$m == 1L) {
@@ -531,17 +542,24 @@ plot_regression_euclidean <- function(ctx) {
       open_panel(ctx, list(xlim = range(cov$z), ylim = range(Y[, j], fitted[, j], set_y), xlab = cov$name,
                            ylab = names_y[j], las = 1))
       if (length(set)) graphics::matlines(set_z, set_y, lty = 1, lwd = 1, col = set_colour())
-      graphics::points(cov$z, Y[, j], pch = 16, cex = point_size(fit$n), col = grDevices::adjustcolor("grey20", 0.6))
+      if (ctx$show_data)
+        graphics::points(cov$z, Y[, j], pch = 16, cex = point_size(fit$n), col = grDevices::adjustcolor("grey20", 0.6))
       graphics::abline(a = foot[j], b = slope[j], lwd = 2, col = "firebrick")
+      if (length(set) && j == 1L)
+        graphics::legend(emptiest_corner(c(if (ctx$show_data) cov$z, rep(set_z, ncol(set_y))),
+                                         c(if (ctx$show_data) Y[, j], set_y)),
+                         legend = c(paste(fit_word(fit), "line"), set_label(fit)), lty = 1, lwd = c(2, 1),
+                         col = c("firebrick", set_colour()), bg = grDevices::adjustcolor("white", 0.8), box.col = NA,
+                         cex = 0.75, inset = 0.01)
     } else {
       open_panel(ctx, list(xlim = range(fitted[, j]), ylim = range(Y[, j], fitted[, j]),
                            xlab = sprintf("fitted %s", names_y[j]), ylab = names_y[j], las = 1))
-      graphics::points(fitted[, j], Y[, j], pch = 16, cex = point_size(fit$n), col = grDevices::adjustcolor("grey20", 0.6))
+      if (ctx$show_data)
+        graphics::points(fitted[, j], Y[, j], pch = 16, cex = point_size(fit$n), col = grDevices::adjustcolor("grey20", 0.6))
       graphics::abline(a = 0, b = 1, lwd = 2, col = "firebrick")
     }
   }
   what <- if (cov$m == 1L) paste(fit_word(fit), "line") else sprintf("observed against fitted (%d covariates), identity line", cov$m)
-  if (!is.null(fit$set_geodesics)) what <- sprintf("%s; grey: the %s", what, set_label(fit))
   outer_title(ctx, sprintf("%s; %s", fit_subtitle(fit), what))
   if (shown < M$d)
     graphics::mtext(sprintf("the first %d of %d coordinates (argument `max_panels`)", shown, M$d),
@@ -702,19 +720,25 @@ plot_regression_tangent <- function(ctx) {
       riem_inner(M, fit$footpoint, riem_log(M, fit$footpoint, fit$data), fit$shooting) / speed,
       error = function(e) NULL)
   }
-  panels <- min(ncol(X) + !is.null(along), ctx$max_panels)
+  # without data (a release alone) there are no residuals to draw
+  residual_panels <- if (ctx$show_data) ncol(X) else 0L
+  panels <- max(1L, min(residual_panels + !is.null(along), ctx$max_panels))
   graphics::par(mfrow = panel_grid(panels),
                 oma = c(0, 0, 3.2, 0), mar = c(4.1, 4.6, 1.6, 1), mgp = c(3, 0.8, 0))
   dot_col <- grDevices::adjustcolor("grey20", 0.6)
   if (!is.null(along)) {
     open_panel(ctx, list(xlim = cov$zlim, ylim = range(along, cov$zlim * speed), xlab = cov$name,
                          ylab = "coordinate along v", las = 1))
-    graphics::points(cov$z, along, pch = 16, cex = point_size(fit$n), col = dot_col)
+    if (ctx$show_data) graphics::points(cov$z, along, pch = 16, cex = point_size(fit$n), col = dot_col)
     graphics::abline(a = 0, b = speed, lwd = 2, col = "firebrick")
     graphics::title(main = "Log_p(y) along v; line: the fit", line = 0.4, cex.main = 0.9, font.main = 1)
   }
+  if (is.null(along) && !residual_panels) {
+    open_panel(ctx, list(xlim = cov$zlim, ylim = c(-1, 1), xlab = cov$name, ylab = "", yaxt = "n"))
+    graphics::text(mean(cov$zlim), 0, sprintf("the %s geodesic does not move (v = 0)", fit_word(fit)))
+  }
   rms <- sqrt(2 * fit$energy)
-  for (j in seq_len(panels - !is.null(along))) {
+  for (j in seq_len(min(residual_panels, panels - !is.null(along)))) {
     name <- colnames(X)[j] %||% sprintf("x%d", j)
     open_panel(ctx, list(xlim = range(X[, j]), ylim = c(0, max(fit$residual_norms, rms)), xlab = name,
                          ylab = "residual norm", las = 1))

@@ -255,11 +255,34 @@ test_that("plot() of a geodesic release draws its set: geodesics on the set's bo
   # a set of another release, or on a manifold without the picture
   expect_error_mentions(plot(rh, set = ci), c("`set`", "this release"))
   expect_error_mentions(plot(rel, set = list()), "`set`")
+  altered <- ci
+  altered$radius2 <- -1
+  expect_error_mentions(plot(rel, set = altered), c("`set` has been altered", "compute it again"))
+  # show_data = FALSE hides the data (it was matched twice); cex survives a
+  # multi-panel picture
+  expect_plots_quietly(rel, set = ci, covariate = d$x, Y = d$Y, show_data = FALSE)
+  expect_error_mentions(plot(rel, covariate = d$x, Y = d$Y, show_data = NA), "`show_data`")
+  grDevices::pdf(NULL)
+  graphics::par(cex = 0.7)
+  plot(re, set = confint(re, moments = list(noise = 0.14), B = 100))
+  expect_equal(graphics::par("cex"), 0.7)
+  grDevices::dev.off()
   P <- manifold_spd(2)
   Yp <- riem_rgaussian(P, 60, diag(2), 0.1)
   rp <- dp_geodesic_regression(P, runif(60), Yp, epsilon = 5, tau = 0.3, tau_m = 1, x_range = c(0, 1), center = diag(2), radius = 0.5)
   expect_error_mentions(plot(rp, set = confint(rp, moments = list(noise = 0.15), B = 100)),
                         c("`set`", "manifold_spd", "dp_contains"))
+})
+
+test_that("plot() of a release on a sphere of dimension 3 draws the geodesic alone, and the residuals with data", {
+  S3 <- manifold_sphere(3)
+  set.seed(3515)
+  x <- runif(100)
+  Y3 <- riem_project(S3, riem_geodesic(S3, c(0, 0, 0, 1), c(0.3, 0, 0, 0), x) + matrix(rnorm(400, sd = 0.03), 100))
+  r3 <- dp_geodesic_regression(S3, x, Y3, epsilon = 2, tau = 0.1, tau_m = 1, x_range = c(0, 1), center = c(0, 0, 0, 1),
+                               radius = 0.5)
+  expect_plots_quietly(r3)  # failed: the release holds no residuals
+  expect_plots_quietly(r3, covariate = x, Y = Y3)
 })
 
 test_that("confint() of a geodesic release refuses what it cannot use, naming the argument", {
