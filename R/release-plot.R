@@ -490,6 +490,13 @@ release_eigenvalues <- function(ctx) {
 #' @param x A release from [dp_linear_regression()].
 #' @param data Optional data frame with the response and the predictors of
 #'   the release's formula.
+#' @param set `NULL`, or intervals of the release's coefficients from
+#'   [confint()][confint.riemdp_linear_release] (all or some of them): drawn
+#'   as segments on the left panel, a slope's interval times its range on
+#'   the row of the change across that range. The fit at the lower corner
+#'   is a combination of all the coefficients, so its row gets the
+#'   intercept's interval only where the lower corner is 0 (every range
+#'   starts at 0).
 #' @param main Title; `NULL` for a default. A line under it gives
 #'   \eqn{\epsilon}{epsilon}, \eqn{n}{n}, \eqn{\tau}{tau} and \eqn{\beta_{max}}{beta_max}.
 #' @param ... Further graphical parameters for [graphics::plot.default()]
@@ -503,8 +510,10 @@ release_eigenvalues <- function(ctx) {
 #'                             control = mcmc_control(n_iter = 1000, burn_in = 1000))
 #' plot(rel)
 #' plot(rel, data = cars)   # the data and lm(): not part of the release
+#' # with 95% intervals (residual sd stated publicly: no budget spent)
+#' plot(rel, set = confint(rel, moments = list(sd = 20), B = 200))
 #' @export
-plot.riemdp_linear_release <- function(x, data = NULL, main = NULL, ...) {
+plot.riemdp_linear_release <- function(x, data = NULL, main = NULL, set = NULL, ...) {
   call <- sys.call()
   if (!inherits(x, "riemdp_linear_release") || is.null(x$coefficients) || is.null(x$x_range))
     abort("`x` must be a release from dp_linear_regression()", call)
@@ -513,6 +522,7 @@ plot.riemdp_linear_release <- function(x, data = NULL, main = NULL, ...) {
   m <- ncol(R)
   beta <- as.double(x$coefficients)
   width <- R[2L, ] - R[1L, ]
+  seg <- if (!is.null(set)) linear_set_segments(set, x, width, call)
   # the mechanism's units: fit at the lower corner, change across each range
   # (na.rm: lm() has no coefficient for the dummy of an unused level)
   to_unit <- function(b) c(b[1L] + sum(b[-1L] * R[1L, ], na.rm = TRUE), b[-1L] * width)
@@ -531,17 +541,27 @@ plot.riemdp_linear_release <- function(x, data = NULL, main = NULL, ...) {
   B <- x$beta_max
   names_y <- c("fit at lower corner", sprintf("change across %s", colnames(R)))
   y <- rev(seq_along(theta))
-  open_panel(ctx, list(xlim = range(-B, B, theta, ls_theta, na.rm = TRUE), ylim = c(0.4, length(theta) + 0.6 + if (is.null(obs)) 0.6 else 1),
+  open_panel(ctx, list(xlim = range(-B, B, theta, ls_theta, seg$lower, seg$upper, na.rm = TRUE),
+                       ylim = c(0.4, length(theta) + 0.6 + if (is.null(obs) && is.null(seg)) 0.6
+                                                           else if (is.null(obs) || is.null(seg)) 1 else 1.5),
                        xlab = "response units", ylab = "", yaxt = "n", las = 1))
   graphics::axis(2, at = y, labels = FALSE)
   graphics::text(graphics::par("usr")[1], y + 0.42, names_y, adj = c(0, 0.5), cex = 0.75, col = "grey20")
   graphics::rect(-B, y - 0.25, B, y + 0.25, col = st$ball_fill, border = st$ball)
   graphics::abline(v = 0, col = "grey85")
+  if (!is.null(seg)) graphics::segments(seg$lower, y[seg$row], seg$upper, y[seg$row], lwd = 3, col = "grey35", lend = 1)
   if (!is.null(obs)) graphics::points(ls_theta, y, pch = 23, bg = "white", col = st$mean, cex = 1.4, lwd = 2)
   graphics::points(theta, y, pch = 21, bg = st$release, col = "grey10", cex = 1.6, lwd = 1.5)
-  graphics::legend("top", horiz = TRUE, legend = c("public box", "private", if (!is.null(obs)) "lm() (not released)"),
-                   pch = c(22, 21, if (!is.null(obs)) 23), col = c(st$ball, "grey10", if (!is.null(obs)) st$mean),
-                   pt.bg = c(st$ball_fill, st$release, if (!is.null(obs)) "white"), pt.cex = c(1.8, 1.3, 1.2),
+  has_set <- !is.null(seg)
+  two_rows <- has_set && !is.null(obs)
+  graphics::legend("top", horiz = !two_rows, ncol = if (two_rows) 2L else 1L,
+                   legend = c("public box", "private", if (has_set) seg$label,
+                                                   if (!is.null(obs)) "lm() (not released)"),
+                   pch = c(22, 21, if (has_set) NA, if (!is.null(obs)) 23), lty = c(NA, NA, if (has_set) 1, if (!is.null(obs)) NA),
+                   lwd = c(NA, NA, if (has_set) 3, if (!is.null(obs)) NA),
+                   col = c(st$ball, "grey10", if (has_set) "grey35", if (!is.null(obs)) st$mean),
+                   pt.bg = c(st$ball_fill, st$release, if (has_set) NA, if (!is.null(obs)) "white"),
+                   pt.cex = c(1.8, 1.3, if (has_set) 1, if (!is.null(obs)) 1.2),
                    bg = grDevices::adjustcolor("white", 0.8), box.col = NA, cex = 0.75)
   graphics::title(main = "coefficients on the public domain", line = 0.5, cex.main = 0.9, font.main = 1)
   if (m == 1L) {
@@ -580,6 +600,26 @@ plot.riemdp_linear_release <- function(x, data = NULL, main = NULL, ...) {
   }
   outer_title(ctx, paste(c(ctx$subtitle, if (!is.null(obs)) "data and lm(): not part of the release"), collapse = "; "))
   invisible(x)
+}
+
+# The segments of plot(release, set = ) on the coefficient panel: `set` a
+# confint() matrix of the release's coefficients (rows among its names,
+# lower <= upper); a slope's interval times its range on the row of the
+# change across it (row 1 + j), the intercept's on the lower corner's row
+# (1) where every range starts at 0.
+linear_set_segments <- function(set, x, width, call) {
+  est <- x$coefficients
+  if (!is.matrix(set) || !is.numeric(set) || ncol(set) != 2L || is.null(rownames(set)) ||
+      !all(rownames(set) %in% names(est)) || anyDuplicated(rownames(set)) || !all(is.finite(set)) ||
+      any(set[, 1L] > set[, 2L]))
+    abort("`set` must be NULL or intervals of the release's coefficients, confint(x, moments = ) (a two-column matrix with rows named after coefficients)", call)
+  j <- match(rownames(set), names(est))
+  keep <- j > 1L | (j == 1L & all(x$x_range[1L, ] == 0))
+  scale <- c(1, width)[j]
+  # the level from confint()'s column names ("2.5 %", "97.5 %")
+  pct <- suppressWarnings(as.numeric(sub(" ?%$", "", colnames(set) %||% c("", ""))))
+  label <- if (length(pct) == 2L && all(is.finite(pct))) sprintf("%s%% interval", format(pct[2L] - pct[1L])) else "interval"
+  list(row = j[keep], lower = (set[, 1L] * scale)[keep], upper = (set[, 2L] * scale)[keep], label = label)
 }
 
 # The response and predictors of a linear release in `data`, with the

@@ -167,3 +167,30 @@ test_that("hostile inputs to confint() of a linear release: no warnings, clear e
   expect_gt(riemdp:::linear_percentile_intervals(c(a = 1), matrix(d), 1 - p - 1e-9)[1, 1], 0)
   expect_lte(riemdp:::linear_percentile_intervals(c(a = 1), matrix(d), 1 - p + 1e-9)[1, 1], 1e-12)
 })
+
+test_that("plot() of a linear release draws its intervals on the coefficient panel, scaled by the ranges", {
+  set.seed(11)
+  rel <- dp_linear_regression(dist ~ speed, cars, epsilon = 1, tau = 30, x_range = c(0, 30), beta_max = 200)
+  ci <- confint(rel, moments = list(sd = 20), B = 200)
+  seg <- riemdp:::linear_set_segments(ci, rel, 30, NULL)
+  expect_identical(seg$row, 1:2)  # x_range starts at 0: the intercept is the fit at the lower corner
+  expect_equal(seg$lower, ci[, 1] * c(1, 30), ignore_attr = TRUE)
+  expect_equal(seg$upper, ci[, 2] * c(1, 30), ignore_attr = TRUE)
+  expect_identical(seg$label, "95% interval")
+  set.seed(3)
+  before <- .Random.seed
+  expect_plots_quietly(rel, set = ci)
+  expect_plots_quietly(rel, set = ci, data = cars)
+  expect_identical(.Random.seed, before)
+  # lower corners other than 0: the corner's row has no interval; some rows only
+  lin <- dp_linear_regression(mag ~ stations + depth, quakes, epsilon = 0.8, tau = 0.5,
+                              x_range = list(stations = c(10, 150), depth = c(0, 700)), beta_max = 6)
+  ci2 <- confint(lin, moments = list(sd = 0.4), B = 100, level = 0.9)
+  seg2 <- riemdp:::linear_set_segments(ci2, lin, c(140, 700), NULL)
+  expect_identical(seg2$row, 2:3)
+  expect_identical(seg2$label, "90% interval")
+  expect_plots_quietly(lin, set = ci2["depth", , drop = FALSE])
+  expect_error_mentions(plot(lin, set = ci), c("`set`", "intervals of the release"))
+  expect_error_mentions(plot(lin, set = ci2[, 2:1]), "`set`")
+  expect_error_mentions(plot(lin, set = list()), "`set`")
+})
