@@ -3,18 +3,20 @@
 ## tangent ellipsoid), against the oracle set: the true law of the release
 ## about the population geodesic, from `--oracle` releases on fresh data.
 ##
-##   Rscript bench/geodesic-confint-coverage.R [--manifold sphere|hyperbolic|spd|kendall]
-##       [--n 50,500] [--epsilon 0.5,2] [--noise gaussian|t3] [--trials 400]
+##   Rscript bench/geodesic-confint-coverage.R [--manifold sphere|hyperbolic|spd|kendall|euclidean]
+##       [--n 50,500] [--epsilon 0.5,2] [--noise gaussian|t3] [--edge 0] [--trials 400]
 ##       [--B 100] [--oracle 400] [--share 0.25] [--residual-bound 0.8]
 ##       [--level 0.95] [--seed 1] [--csv PATH]
 ##
 ## Data: x uniform on [0, 1] (the public range); the population geodesic
 ## starts at the base point (S^2: the north pole; H^2: the origin; SPD(2):
-## the identity; Kendall(8): a regular octagon) and moves 0.3 over the range;
+## the identity; Kendall(8): a regular octagon; R^2: the origin) and moves 0.3 over the range;
 ## the points scatter about it by tangent vectors of root mean square 0.05,
 ## isotropic Gaussian (the model) or isotropic with t(3) radial tails
 ## (misspecified). Release: epsilon, tau = 0.2, tau_m = 1, a public ball of
-## radius 0.5 about the base point; the moments are a dp_regression_moments()
+## radius 0.5 about the base point, or (`--edge e`, misspecified: a fit
+## near the edge of the public ball) about a point at distance e from it,
+## perpendicular to the geodesic; the moments are a dp_regression_moments()
 ## release at `share` times epsilon with `residual_bound` (default 4 tau,
 ## dp_regression_moments()'s). Reports the coverage of the population
 ## geodesic (with its Monte Carlo standard error) and the median ratio of
@@ -30,6 +32,7 @@ man <- arg_value("--manifold", "sphere")
 n_set <- as.integer(strsplit(arg_value("--n", "50,500"), ",")[[1]])
 eps_set <- as.numeric(strsplit(arg_value("--epsilon", "0.5,2"), ",")[[1]])
 noise <- arg_value("--noise", "gaussian")
+edge <- as.numeric(arg_value("--edge", "0"))
 trials <- as.integer(arg_value("--trials", "400"))
 B <- as.integer(arg_value("--B", "100"))
 n_oracle <- as.integer(arg_value("--oracle", "400"))
@@ -47,13 +50,18 @@ setup <- switch(man,
     K <- manifold_kendall(8)
     list(M = K, o = riem_project(K, cbind(cos(2 * pi * (0:7) / 8), sin(2 * pi * (0:7) / 8))))
   },
-  stop("--manifold must be sphere, hyperbolic, spd or kendall"))
+  euclidean = list(M = manifold_euclidean(2), o = c(0, 0)),
+  stop("--manifold must be sphere, hyperbolic, spd, kendall or euclidean"))
 M <- setup$M
 o <- as.double(riemdp:::as_points(M, setup$o, "o")$x)
 Bas <- riemdp:::geom_tangent_basis(M, riemdp:::acc_set(o))
 d <- ncol(Bas)
 v0 <- drop(Bas[, 1]) * 0.3  # moves 0.3 over [0, 1]
 rms <- 0.05
+# the public ball's centre: the base point, or a point at distance `edge`
+# from it, perpendicular to the geodesic
+centre <- riemdp:::acc_layout(M, riemdp:::acc_exp(M, o, matrix(Bas[, 2] * edge, ncol = 1L)))
+centre <- if (is.null(M$point_shape)) drop(centre) else centre[, , 1]
 
 # n points about the geodesic x -> Exp_o(x v0)
 simulate <- function(n) {
@@ -66,7 +74,7 @@ simulate <- function(n) {
 }
 release <- function(dat, eps) {
   dp_geodesic_regression(M, dat$x, dat$Y, epsilon = eps, tau = 0.2, tau_m = 1, x_range = c(0, 1),
-                         center = setup$o, radius = 0.5)
+                         center = centre, radius = 0.5)
 }
 size <- function(S, r2) sqrt(r2) * exp(sum(log(eigen(S, symmetric = TRUE, only.values = TRUE)$values)) / (4 * d))
 truth <- list(footpoint = setup$o, shooting = riemdp:::acc_layout(M, matrix(v0, ncol = 1L)))
@@ -97,7 +105,7 @@ for (n in n_set) for (eps in eps_set) {
     ratio[t] <- size(ci$cov, ci$radius2) / size_o
   }
   cov_hat <- mean(covered)
-  row <- data.frame(manifold = switch(man, sphere = "sphere(2)", hyperbolic = "hyperbolic(2)", spd = "spd(2)", kendall = "kendall(8)"), n = n, epsilon = eps, noise = noise, share = share, residual_bound = residual_bound, level = level,
+  row <- data.frame(manifold = switch(man, sphere = "sphere(2)", hyperbolic = "hyperbolic(2)", spd = "spd(2)", kendall = "kendall(8)", euclidean = "euclidean(2)"), n = n, epsilon = eps, noise = noise, edge = edge, share = share, residual_bound = residual_bound, level = level,
                     trials = trials, B = B, oracle = n_oracle, coverage = cov_hat,
                     coverage_se = sqrt(cov_hat * (1 - cov_hat) / trials), width_ratio_median = median(ratio),
                     width_ratio_q10 = unname(quantile(ratio, 0.1)), width_ratio_q90 = unname(quantile(ratio, 0.9)),
