@@ -648,9 +648,7 @@ plot.riemdp_regression_release <- function(x, covariate = NULL, Y = NULL, main =
   dots <- list(...)
   show <- !is.null(Y)
   if (!is.null(dots$show_data)) {
-    if (!is.logical(dots$show_data) || length(dots$show_data) != 1L || is.na(dots$show_data))
-      abort("`show_data` must be TRUE or FALSE", call)
-    show <- show && dots$show_data
+    show <- show && check_flag(dots$show_data, "show_data", call)
     dots$show_data <- NULL
   }
   if (show) {

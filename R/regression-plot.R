@@ -87,8 +87,7 @@ plot.riemdp_geodesic_regression <- function(x, view = c("orthographic", "lonlat"
   view <- arg_match(view, c("orthographic", "lonlat"), "view", call)
   n_along <- check_count(n_along, "n_along", 2, call, upper = 1000)
   max_panels <- check_count(max_panels, "max_panels", 1, call, upper = 100)
-  if (!is.logical(show_data) || length(show_data) != 1L || is.na(show_data))
-    abort("`show_data` must be TRUE or FALSE", call)
+  check_flag(show_data, "show_data", call)
   M <- x$manifold
   if (is.null(main)) main <- sprintf("Geodesic regression on %s", manifold_label(M))
   dots <- list(...)

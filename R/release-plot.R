@@ -77,8 +77,7 @@ plot.riemdp_frechet_release <- function(x, data = NULL, view = c("orthographic",
                                         main = NULL, set = NULL, ...) {
   call <- sys.call()
   view <- arg_match(view, c("orthographic", "lonlat"), "view", call)
-  if (!is.logical(show_noise) || length(show_noise) != 1L || is.na(show_noise))
-    abort("`show_noise` must be TRUE or FALSE", call)
+  check_flag(show_noise, "show_noise", call)
   if (!inherits(x, "riemdp_frechet_release") || is.null(x$manifold) || is.null(x$estimate) || is.null(x$center))
     abort("`x` must be a release from dp_frechet_mean()", call)
   if (!is.null(set) && !(inherits(set, "riemdp_confset") && isTRUE(all.equal(as.vector(set$center), as.vector(x$estimate)))))
@@ -619,7 +618,11 @@ linear_set_segments <- function(set, x, width, call) {
   # the level from confint()'s column names ("2.5 %", "97.5 %")
   pct <- suppressWarnings(as.numeric(sub(" ?%$", "", colnames(set) %||% c("", ""))))
   label <- if (length(pct) == 2L && all(is.finite(pct))) sprintf("%s%% interval", format(pct[2L] - pct[1L])) else "interval"
-  list(row = j[keep], lower = (set[, 1L] * scale)[keep], upper = (set[, 2L] * scale)[keep], label = label)
+  lower <- (set[, 1L] * scale)[keep]
+  upper <- (set[, 2L] * scale)[keep]
+  if (!all(is.finite(c(lower, upper))))
+    abort("`set`: an interval times its predictor's range overflows double precision; these are not intervals of this release", call)
+  list(row = j[keep], lower = lower, upper = upper, label = label)
 }
 
 # The response and predictors of a linear release in `data`, with the

@@ -193,4 +193,6 @@ test_that("plot() of a linear release draws its intervals on the coefficient pan
   expect_error_mentions(plot(lin, set = ci), c("`set`", "intervals of the release"))
   expect_error_mentions(plot(lin, set = ci2[, 2:1]), "`set`")
   expect_error_mentions(plot(lin, set = list()), "`set`")
+  huge <- matrix(c(-1e307, 1e307), 1, dimnames = list("depth", c("2.5 %", "97.5 %")))
+  expect_error_mentions(plot(lin, set = huge), c("`set`", "overflows"))
 })
